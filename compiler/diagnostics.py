@@ -1,0 +1,82 @@
+"""Located errors: every problem a card file can have, with a stable code, rendered with a caret."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+# Each error kind has a stable code. Messages say what was found, what was expected, where.
+CODES = {
+    "E001": "unexpected token",
+    "E002": "unexpected character",
+    "E003": "unexpected end of file",
+    "E004": "nesting too deep",
+    "E005": "file is not valid UTF-8 text",
+    "E101": "unknown name",
+    "E102": "duplicate definition",
+    "E103": "missing part",
+    "E104": "part given twice",
+    "E105": "wrong kind of reference",
+    "E106": "not allowed here",
+    "E107": "wrong number of arguments",
+    "E108": "'if you do' without a cost before it",
+    "E109": "value out of range",
+    "E110": "ambiguous 'it'",
+    "E201": "deck size",
+    "E202": "unknown card in deck",
+    "E301": "path outside the project",
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One error at a place in a file."""
+
+    code: str
+    message: str
+    path: str
+    line: int
+    col: int
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        """Return the key that puts diagnostics in source order."""
+        return (self.path, self.line, self.col, self.message)
+
+    def render(self, source: str | None) -> str:
+        """Return 'path:line:col: CODE message', then the source line and a caret under the column."""
+        head = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        if source is None or self.line < 1:
+            return head
+        lines = source.splitlines()
+        if self.line > len(lines):
+            return head
+        text = lines[self.line - 1].replace("\t", " ")
+        caret = " " * (max(self.col, 1) - 1) + "^"
+        return f"{head}\n    {text}\n    {caret}"
+
+
+class CompileError(Exception):
+    """Raised by a stage that found errors; carries every diagnostic it found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        super().__init__("\n".join(d.render(None) for d in self.diagnostics))
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """Return "; did you mean 'x'?" for the closest known word, or '' when nothing is close."""
+    close = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
+    if not close:
+        lowered = {k.lower(): k for k in known}
+        if word.lower() in lowered:
+            close = [lowered[word.lower()]]
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def quoted_list(words: Iterable[str], limit: int = 8) -> str:
+    """Return words quoted, sorted and comma-separated, eliding past `limit`."""
+    items = sorted(set(words))
+    shown = ", ".join(f"'{w}'" for w in items[:limit])
+    more = len(items) - limit
+    return shown + (f" (and {more} more)" if more > 0 else "")

@@ -1,0 +1,640 @@
+"""The AST of the card language: frozen dataclasses, one per grammar alias, each with a location.
+
+Locations never take part in equality, so `parse(fmt(x)) == parse(x)` compares meaning only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A 1-based line and column in a source file."""
+
+    line: int
+    col: int
+
+
+NOWHERE = Loc(0, 0)
+
+
+@dataclass(frozen=True)
+class Node:
+    loc: Loc = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    """An identifier as written, kept with its location for 'unknown name' errors."""
+
+    value: str
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Number(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    """A bare name: a keyword parameter, or a stat of the candidate inside a filter."""
+
+    name: Name
+
+
+@dataclass(frozen=True)
+class StatOf(Node):
+    stat: Name
+    ref: Object
+
+
+@dataclass(frozen=True)
+class StatOwn(Node):
+    possessive: str
+    stat: Name
+
+
+@dataclass(frozen=True)
+class Count(Node):
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class Stacks(Node):
+    status: Name
+    ref: Object
+
+
+@dataclass(frozen=True)
+class EventAmount(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class TurnNumber(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class OwnTurnNumber(Node):
+    possessive: str
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Div(Node):
+    left: Expr
+    right: Expr
+    rounding: str
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    fn: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Half(Node):
+    operand: Expr
+    rounding: str
+
+
+Expr = Union[
+    Number, Param, StatOf, StatOwn, Count, Stacks, EventAmount, TurnNumber, OwnTurnNumber,
+    BinOp, Div, Neg, Call, Half,
+]
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True)
+class AtBound(Node):
+    left: Expr
+    right: Expr
+    bound: str
+
+
+@dataclass(frozen=True)
+class StatBound(Node):
+    stat: Name
+    value: int
+    bound: str
+
+
+@dataclass(frozen=True)
+class Has(Node):
+    ref: Object
+    name: Name
+
+
+@dataclass(frozen=True)
+class HasSelf(Node):
+    name: Name
+
+
+@dataclass(frozen=True)
+class Lacks(Node):
+    name: Name
+
+
+@dataclass(frozen=True)
+class Controls(Node):
+    player: Object
+    quantity: str
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class AllOf(Node):
+    left: Cond
+    right: Cond
+
+
+@dataclass(frozen=True)
+class AnyOf(Node):
+    left: Cond
+    right: Cond
+
+
+@dataclass(frozen=True)
+class Negation(Node):
+    cond: Cond
+
+
+Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, Controls, AllOf, AnyOf, Negation]
+
+# ---------------------------------------------------------------- objects
+
+
+@dataclass(frozen=True)
+class ZoneRef(Node):
+    possessive: str
+    zone: Name
+
+
+@dataclass(frozen=True)
+class Filter(Node):
+    kind: Name
+    control: str | None
+    zone: ZoneRef | None
+    withs: tuple[Cond, ...]
+
+
+@dataclass(frozen=True)
+class This(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class It(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class EventObject(Node):
+    noun: Name
+
+
+@dataclass(frozen=True)
+class Attacker(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Blocker(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Target(Node):
+    count: int
+    up_to: bool
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class TargetPlayer(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Each(Node):
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class Extreme(Node):
+    side: str
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class RandomOne(Node):
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class PlayerRef(Node):
+    word: str
+
+
+Object = Union[
+    This, It, EventObject, Attacker, Blocker, Target, TargetPlayer, Each, Extreme, RandomOne,
+    PlayerRef,
+]
+
+# ---------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True)
+class Duration(Node):
+    until: str
+
+
+@dataclass(frozen=True)
+class DealDamage(Node):
+    amount: Expr
+    target: Object
+
+
+@dataclass(frozen=True)
+class Destroy(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class Draw(Node):
+    player: Object | None
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Gain(Node):
+    player: Object | None
+    amount: Expr
+    resource: Name
+
+
+@dataclass(frozen=True)
+class Lose(Node):
+    player: Object | None
+    amount: Expr | None
+    resource: Name
+
+
+@dataclass(frozen=True)
+class Pay(Node):
+    amount: Expr
+    resource: Name
+
+
+@dataclass(frozen=True)
+class Give(Node):
+    target: Object
+    name: Name
+    duration: Duration | None
+
+
+@dataclass(frozen=True)
+class PutStatus(Node):
+    amount: Expr
+    status: Name
+    target: Object
+    duration: Duration | None
+
+
+@dataclass(frozen=True)
+class Remove(Node):
+    amount: Expr | None
+    name: Name
+    target: Object
+
+
+@dataclass(frozen=True)
+class RemoveDamage(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class ReturnToHand(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class MoveToEnd(Node):
+    target: Object
+    side: str
+
+
+@dataclass(frozen=True)
+class CreateToken(Node):
+    player: Object | None
+    amount: Expr
+    card: str
+
+
+@dataclass(frozen=True)
+class Discard(Node):
+    player: Object | None
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Modify(Node):
+    target: Object
+    sign: str
+    amount: Expr
+    stat: Name
+    duration: Duration | None
+
+
+@dataclass(frozen=True)
+class Restrict(Node):
+    target: Object
+    restriction: str
+
+
+@dataclass(frozen=True)
+class Grant(Node):
+    target: Object
+    name: Name
+
+
+@dataclass(frozen=True)
+class ReduceDamage(Node):
+    target: Object
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class OrderKey(Node):
+    """One key of an ordering: 'stat' (descending), 'kind', 'turn_player' or 'position'."""
+
+    key: str
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Stage(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class PlayStaged(Node):
+    kinds: tuple[Name, ...]
+    order: tuple[OrderKey, ...]
+
+
+@dataclass(frozen=True)
+class AttackAll(Node):
+    filter: Filter
+    order: tuple[OrderKey, ...]
+
+
+Effect = Union[
+    DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
+    ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
+    PlayStaged, AttackAll,
+]
+
+# ---------------------------------------------------------------- sentences and abilities
+
+
+@dataclass(frozen=True)
+class Sentence(Node):
+    """One sentence of a body: mode is 'do', 'may', 'must_pay', 'if_you_do' or 'if_you_dont'."""
+
+    mode: str
+    condition: Cond | None
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Subject(Node):
+    """Who an event is about: 'this', a player word, or an article with a filter."""
+
+    kind: str
+    word: str
+    filter: Filter | None
+
+
+@dataclass(frozen=True)
+class Triggered(Node):
+    subject: Subject
+    event: str
+    condition: Cond | None
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Timed(Node):
+    whose: str
+    phase: Name | None
+    condition: Cond | None
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Static(Node):
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class SpellEffect(Node):
+    body: tuple[Sentence, ...]
+
+
+Ability = Union[Triggered, Timed, Static, SpellEffect]
+
+# ---------------------------------------------------------------- cards, keywords, statuses
+
+
+@dataclass(frozen=True)
+class KindDecl(Node):
+    kind: Name
+
+
+@dataclass(frozen=True)
+class CostItem(Node):
+    amount: int
+    resource: Name
+
+
+@dataclass(frozen=True)
+class CostDecl(Node):
+    items: tuple[CostItem, ...]
+
+
+@dataclass(frozen=True)
+class StatItem(Node):
+    stat: Name
+    value: int
+
+
+@dataclass(frozen=True)
+class StatsDecl(Node):
+    items: tuple[StatItem, ...]
+
+
+@dataclass(frozen=True)
+class AttrItem(Node):
+    attr: Name
+    value: Name
+
+
+@dataclass(frozen=True)
+class AttrsDecl(Node):
+    items: tuple[AttrItem, ...]
+
+
+@dataclass(frozen=True)
+class KeywordUse(Node):
+    name: Name
+    args: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class KeywordsDecl(Node):
+    items: tuple[KeywordUse, ...]
+
+
+@dataclass(frozen=True)
+class TextDecl(Node):
+    text: str
+
+
+@dataclass(frozen=True)
+class TokenDecl(Node):
+    pass
+
+
+CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl]
+
+
+@dataclass(frozen=True)
+class Card(Node):
+    name: str
+    parts: tuple[CardPart, ...]
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True)
+class KeywordDef(Node):
+    name: Name
+    params: tuple[Name, ...]
+    text: str | None
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True)
+class StatusDef(Node):
+    name: Name
+    settings: tuple[tuple[str, str], ...]
+    text: str | None
+    abilities: tuple[Ability, ...]
+
+
+# ---------------------------------------------------------------- rulesets
+
+
+@dataclass(frozen=True)
+class Setting(Node):
+    """A one-line ruleset setting: key and its values, e.g. ('players', (2,))."""
+
+    key: str
+    values: tuple[int | str | Name, ...]
+
+
+@dataclass(frozen=True)
+class KindRule(Node):
+    kind: Name
+    traits: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZoneDecl(Node):
+    name: Name
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Step(Node):
+    name: Name
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Phase(Node):
+    name: Name
+    steps: tuple[Step, ...]
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Turn(Node):
+    phases: tuple[Phase, ...]
+    turn_end: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Battle(Node):
+    blocker: Object
+    blocked: tuple[Sentence, ...]
+    unblocked: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class TriggerOrder(Node):
+    keys: tuple[OrderKey, ...]
+
+
+@dataclass(frozen=True)
+class Checks(Node):
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class LoseRule(Node):
+    cond: Cond
+
+
+Rule = Union[Setting, KindRule, ZoneDecl, Turn, Battle, TriggerOrder, Checks, LoseRule]
+
+
+@dataclass(frozen=True)
+class Ruleset(Node):
+    name: Name
+    rules: tuple[Rule, ...]
+
+
+Item = Union[Card, KeywordDef, StatusDef, Ruleset]
+
+
+@dataclass(frozen=True)
+class File(Node):
+    path: str = field(compare=False)
+    items: tuple[Item, ...] = ()

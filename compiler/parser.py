@@ -1,0 +1,568 @@
+"""Stage 1: card text -> AST. The only module that imports Lark.
+
+Public entry point: `parse(text, path) -> nodes.File`, raising CompileError with located
+diagnostics for any text that is not in the language.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from compiler import nodes as n
+from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    """Return the one parser: strict LALR with positions, built once per process."""
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def parse(text: str, path: str = "<text>") -> n.File:
+    """Return the AST of one file, or raise CompileError with the first syntax error located."""
+    try:
+        tree = _lark().parse(text)
+        items = _ToAst().transform(tree)
+    except UnexpectedInput as err:
+        raise CompileError([_syntax_error(err, path)]) from None
+    except RecursionError:
+        raise CompileError([Diagnostic("E004", "expression nested too deeply", path, 1, 1)]) from None
+    return n.File(n.Loc(1, 1), path, tuple(items))
+
+
+def _pretty_terminal(name: str) -> str:
+    """Return how a terminal is written in card text, e.g. 'when' for WHEN, 'a name' for NAME."""
+    special = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
+               "COMPARE": "a comparison"}
+    if name in special:
+        return special[name]
+    for term in _lark().terminals:
+        if term.name == name:
+            return term.pattern.value if term.pattern.type == "str" else name
+    return name
+
+
+def _syntax_error(err: UnexpectedInput, path: str) -> Diagnostic:
+    """Return the diagnostic for a Lark syntax error: what was found, what was expected, where."""
+    if isinstance(err, UnexpectedCharacters):
+        char = err.char if err.char.isprintable() else repr(err.char)
+        expected = quoted_list(_pretty_terminal(t) for t in err.allowed or ())
+        msg = f"unexpected character '{char}'" + (f"; expected {expected}" if expected else "")
+        return Diagnostic("E002", msg, path, err.line, err.column)
+    assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
+    expected_words = [_pretty_terminal(t) for t in err.expected]
+    expected = quoted_list(expected_words)
+    token = err.token
+    if token.type == "$END" or isinstance(err, UnexpectedEOF):
+        line, col = _end_position(err)
+        return Diagnostic("E003", f"unexpected end of file; expected {expected}", path, line, col)
+    hint = did_you_mean(str(token), [w for w in expected_words if w.isalpha()]) if token.type == "NAME" else ""
+    msg = f"unexpected '{token}'; expected {expected}{hint}"
+    return Diagnostic("E001", msg, path, token.line or 1, token.column or 1)
+
+
+def _end_position(err: UnexpectedInput) -> tuple[int, int]:
+    """Return the line and column just past the last token of a file that ended too soon."""
+    token = getattr(err, "token", None)
+    if token is not None and token.end_line is not None:
+        return token.end_line, token.end_column
+    return max(err.line, 1), max(err.column, 1)
+
+
+def _loc(meta: Any) -> n.Loc:
+    """Return the location of a tree node from its Lark meta."""
+    return n.Loc(meta.line, meta.column) if not meta.empty else n.NOWHERE
+
+
+def _tloc(tok: Token) -> n.Loc:
+    return n.Loc(tok.line or 0, tok.column or 0)
+
+
+def _name(tok: Token) -> n.Name:
+    return n.Name(_tloc(tok), str(tok))
+
+
+def _string(tok: Token) -> str:
+    """Return the value of a STRING token: quotes removed, backslash escapes resolved."""
+    body = str(tok)[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            out.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
+            i += 2
+        else:
+            out.append(body[i])
+            i += 1
+    return "".join(out)
+
+
+def _split(children: list, kind: type | tuple[type, ...]) -> tuple[list, list]:
+    """Return (children of the given node kind, the others), both in order."""
+    yes = [c for c in children if isinstance(c, kind)]
+    return yes, [c for c in children if not isinstance(c, kind)]
+
+
+_ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
+_OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Target, n.TargetPlayer, n.Each,
+           n.Extreme, n.RandomOne, n.PlayerRef)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """The one Transformer: each method builds the AST node its grammar alias names."""
+
+    def start(self, meta, c):
+        return c
+
+    def _words(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    article = event_words = whose = sign = side = restriction = side_most = player_word = _words
+    control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = _words
+    stacking = consumed = player_order = _words
+
+    # cards
+    def card(self, meta, c):
+        abilities, parts = _split(c[1:], _ABILITY)
+        return n.Card(_loc(meta), _string(c[0]), tuple(parts), tuple(abilities))
+
+    def kind_decl(self, meta, c):
+        return n.KindDecl(_loc(meta), _name(c[0]))
+
+    def cost_decl(self, meta, c):
+        return n.CostDecl(_loc(meta), tuple(c))
+
+    def cost_item(self, meta, c):
+        return n.CostItem(_loc(meta), int(c[0]), _name(c[1]))
+
+    def stats_decl(self, meta, c):
+        return n.StatsDecl(_loc(meta), tuple(c))
+
+    def stat_item(self, meta, c):
+        return n.StatItem(_loc(meta), _name(c[0]), c[1])
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def negative_int(self, meta, c):
+        return -int(c[0])
+
+    def attrs_decl(self, meta, c):
+        return n.AttrsDecl(_loc(meta), tuple(c))
+
+    def attr_item(self, meta, c):
+        return n.AttrItem(_loc(meta), _name(c[0]), _name(c[1]))
+
+    def keywords_decl(self, meta, c):
+        return n.KeywordsDecl(_loc(meta), tuple(c))
+
+    def keyword_use(self, meta, c):
+        return n.KeywordUse(_loc(meta), _name(c[0]), tuple(int(x) for x in c[1:]))
+
+    def text_decl(self, meta, c):
+        return n.TextDecl(_loc(meta), _string(c[0]))
+
+    def token_decl(self, meta, c):
+        return n.TokenDecl(_loc(meta))
+
+    # abilities
+    def triggered(self, meta, c):
+        (subject, event), cond, body = c[0], _cond_of(c), c[-1]
+        return n.Triggered(_loc(meta), subject, event, cond, body)
+
+    def timed(self, meta, c):
+        (whose, phase), cond, body = c[0], _cond_of(c), c[-1]
+        return n.Timed(_loc(meta), whose, phase, cond, body)
+
+    def static(self, meta, c):
+        return n.Static(_loc(meta), c[0])
+
+    def spell_effect(self, meta, c):
+        return n.SpellEffect(_loc(meta), c[0])
+
+    def condition(self, meta, c):
+        return ("condition", c[0])
+
+    def event_pattern(self, meta, c):
+        return (c[0], c[1])
+
+    def subject_this(self, meta, c):
+        return n.Subject(_loc(meta), "this", "this", None)
+
+    def subject_player(self, meta, c):
+        return n.Subject(_loc(meta), "player", c[0], None)
+
+    def subject_filter(self, meta, c):
+        return n.Subject(_loc(meta), "filter", c[0], c[1])
+
+    def time_point(self, meta, c):
+        return (c[0], _name(c[1]) if len(c) > 1 else None)
+
+    def body(self, meta, c):
+        return tuple(c)
+
+    def _sentence(self, meta, c, mode):
+        conds, effects = _split(c, (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks,
+                                    n.Controls, n.AllOf, n.AnyOf, n.Negation))
+        return n.Sentence(_loc(meta), mode, conds[0] if conds else None, tuple(effects))
+
+    def do(self, meta, c):
+        return self._sentence(meta, c, "do")
+
+    def may(self, meta, c):
+        return self._sentence(meta, c, "may")
+
+    def must_pay(self, meta, c):
+        return self._sentence(meta, c, "must_pay")
+
+    def if_you_do(self, meta, c):
+        return self._sentence(meta, c, "if_you_do")
+
+    def if_you_dont(self, meta, c):
+        return self._sentence(meta, c, "if_you_dont")
+
+    # effects
+    def deal_damage(self, meta, c):
+        return n.DealDamage(_loc(meta), c[0], c[1])
+
+    def destroy(self, meta, c):
+        return n.Destroy(_loc(meta), c[0])
+
+    def draw(self, meta, c):
+        player, rest = _player_first(c)
+        return n.Draw(_loc(meta), player, rest[0])
+
+    def gain(self, meta, c):
+        player, rest = _player_first(c)
+        return n.Gain(_loc(meta), player, rest[0], _name(rest[1]))
+
+    def lose(self, meta, c):
+        player, rest = _player_first(c)
+        amount = None if rest[0] == "all" else rest[0]
+        return n.Lose(_loc(meta), player, amount, _name(rest[1]))
+
+    def all(self, meta, c):
+        return "all"
+
+    def pay(self, meta, c):
+        return n.Pay(_loc(meta), c[0], _name(c[1]))
+
+    def give(self, meta, c):
+        return n.Give(_loc(meta), c[0], _name(c[1]), c[2] if len(c) > 2 else None)
+
+    def put_status(self, meta, c):
+        return n.PutStatus(_loc(meta), c[0], _name(c[1]), c[2], c[3] if len(c) > 3 else None)
+
+    def remove(self, meta, c):
+        amount = None if len(c) == 2 or c[0] == "all" else c[0]
+        return n.Remove(_loc(meta), amount, _name(c[-2]), c[-1])
+
+    def remove_damage(self, meta, c):
+        return n.RemoveDamage(_loc(meta), c[0])
+
+    def return_to_hand(self, meta, c):
+        return n.ReturnToHand(_loc(meta), c[0])
+
+    def move_to_end(self, meta, c):
+        return n.MoveToEnd(_loc(meta), c[0], c[1])
+
+    def create_token(self, meta, c):
+        player, rest = _player_first(c)
+        return n.CreateToken(_loc(meta), player, rest[0], _string(rest[1]))
+
+    def discard(self, meta, c):
+        player, rest = _player_first(c)
+        return n.Discard(_loc(meta), player, rest[0])
+
+    def modify(self, meta, c):
+        duration = c[4] if len(c) > 4 else None
+        return n.Modify(_loc(meta), c[0], c[1], c[2], _name(c[3]), duration)
+
+    def restrict(self, meta, c):
+        return n.Restrict(_loc(meta), c[0], c[1])
+
+    def grant(self, meta, c):
+        return n.Grant(_loc(meta), c[0], _name(c[1]))
+
+    def reduce_damage(self, meta, c):
+        return n.ReduceDamage(_loc(meta), c[0], c[1])
+
+    def stage(self, meta, c):
+        return n.Stage(_loc(meta))
+
+    def play_staged(self, meta, c):
+        return n.PlayStaged(_loc(meta), tuple(_name(t) for t in c[:-1]), c[-1])
+
+    def attack_all(self, meta, c):
+        return n.AttackAll(_loc(meta), c[0], c[1])
+
+    def until_end_of_turn(self, meta, c):
+        return n.Duration(_loc(meta), "end of turn")
+
+    def until_your_next_turn(self, meta, c):
+        return n.Duration(_loc(meta), "your next turn")
+
+    # objects
+    def this(self, meta, c):
+        return n.This(_loc(meta))
+
+    def it(self, meta, c):
+        return n.It(_loc(meta))
+
+    def event_object(self, meta, c):
+        return n.EventObject(_loc(meta), _name(c[0]))
+
+    def attacker(self, meta, c):
+        return n.Attacker(_loc(meta))
+
+    def blocker(self, meta, c):
+        return n.Blocker(_loc(meta))
+
+    def target(self, meta, c):
+        count = int(c[0]) if len(c) > 1 else 1
+        return n.Target(_loc(meta), count, False, c[-1])
+
+    def target_up_to(self, meta, c):
+        return n.Target(_loc(meta), int(c[0]), True, c[1])
+
+    def target_player(self, meta, c):
+        return n.TargetPlayer(_loc(meta))
+
+    def each(self, meta, c):
+        return n.Each(_loc(meta), c[0])
+
+    def extreme(self, meta, c):
+        return n.Extreme(_loc(meta), c[0], c[1])
+
+    def random_one(self, meta, c):
+        return n.RandomOne(_loc(meta), c[0])
+
+    def player_ref(self, meta, c):
+        return n.PlayerRef(_loc(meta), c[0])
+
+    def filter(self, meta, c):
+        control = next((x for x in c[1:] if isinstance(x, str)), None)
+        zone = next((x for x in c[1:] if isinstance(x, n.ZoneRef)), None)
+        withs = tuple(x for x in c[1:] if not isinstance(x, (str, n.ZoneRef)))
+        return n.Filter(_loc(meta), _name(c[0]), control, zone, withs)
+
+    def zone(self, meta, c):
+        return n.ZoneRef(_loc(meta), c[0], _name(c[1]))
+
+    def with_clause(self, meta, c):
+        return c[0]
+
+    # expressions
+    def number(self, meta, c):
+        return n.Number(_loc(meta), int(c[0]))
+
+    def param(self, meta, c):
+        return n.Param(_loc(meta), _name(c[0]))
+
+    def stat_of(self, meta, c):
+        return n.StatOf(_loc(meta), _name(c[0]), c[1])
+
+    def stat_own(self, meta, c):
+        return n.StatOwn(_loc(meta), c[0], _name(c[1]))
+
+    def count(self, meta, c):
+        return n.Count(_loc(meta), c[0])
+
+    def stacks(self, meta, c):
+        return n.Stacks(_loc(meta), _name(c[0]), c[1])
+
+    def event_amount(self, meta, c):
+        return n.EventAmount(_loc(meta))
+
+    def turn_number(self, meta, c):
+        return n.TurnNumber(_loc(meta))
+
+    def own_turn_number(self, meta, c):
+        return n.OwnTurnNumber(_loc(meta), c[0])
+
+    def add(self, meta, c):
+        return n.BinOp(_loc(meta), "+", c[0], c[1])
+
+    def sub(self, meta, c):
+        return n.BinOp(_loc(meta), "-", c[0], c[1])
+
+    def mul(self, meta, c):
+        return n.BinOp(_loc(meta), "*", c[0], c[1])
+
+    def div(self, meta, c):
+        return n.Div(_loc(meta), c[0], c[1], c[2])
+
+    def neg(self, meta, c):
+        return n.Neg(_loc(meta), c[0])
+
+    def minimum(self, meta, c):
+        return n.Call(_loc(meta), "min", (c[0], c[1]))
+
+    def maximum(self, meta, c):
+        return n.Call(_loc(meta), "max", (c[0], c[1]))
+
+    def half(self, meta, c):
+        return n.Half(_loc(meta), c[0], c[1])
+
+    # conditions
+    def compare(self, meta, c):
+        return n.Compare(_loc(meta), c[0], str(c[1]), c[2])
+
+    def at_bound(self, meta, c):
+        return n.AtBound(_loc(meta), c[0], c[1], c[2])
+
+    def stat_bound(self, meta, c):
+        return n.StatBound(_loc(meta), _name(c[0]), int(c[1]), c[2])
+
+    def has(self, meta, c):
+        return n.Has(_loc(meta), c[0], _name(c[1]))
+
+    def has_self(self, meta, c):
+        return n.HasSelf(_loc(meta), _name(c[0]))
+
+    def lacks(self, meta, c):
+        return n.Lacks(_loc(meta), _name(c[0]))
+
+    def controls(self, meta, c):
+        return n.Controls(_loc(meta), c[0], c[1], c[2])
+
+    def any_of(self, meta, c):
+        return n.AnyOf(_loc(meta), c[0], c[1])
+
+    def all_of(self, meta, c):
+        return n.AllOf(_loc(meta), c[0], c[1])
+
+    def negation(self, meta, c):
+        return n.Negation(_loc(meta), c[0])
+
+    # keywords and statuses
+    def keyword_def(self, meta, c):
+        params = next((x for x in c[1:] if isinstance(x, tuple)), ())
+        text = next((x.text for x in c[1:] if isinstance(x, n.TextDecl)), None)
+        abilities = tuple(x for x in c[1:] if isinstance(x, _ABILITY))
+        return n.KeywordDef(_loc(meta), _name(c[0]), params, text, abilities)
+
+    def params(self, meta, c):
+        return tuple(_name(t) for t in c)
+
+    def status_def(self, meta, c):
+        settings = tuple(tuple(x.split(" ", 1)) for x in c[1:] if isinstance(x, str))
+        text = next((x.text for x in c[1:] if isinstance(x, n.TextDecl)), None)
+        abilities = tuple(x for x in c[1:] if isinstance(x, _ABILITY))
+        return n.StatusDef(_loc(meta), _name(c[0]), settings, text, abilities)
+
+    def lasts_permanently(self, meta, c):
+        return "lasts permanently"
+
+    def lasts_until_end_of_turn(self, meta, c):
+        return "lasts until end of turn"
+
+    def lasts_turns(self, meta, c):
+        return f"lasts {int(c[0])} turns"
+
+    # rulesets
+    def ruleset(self, meta, c):
+        return n.Ruleset(_loc(meta), _name(c[0]), tuple(c[1:]))
+
+    def _setting(self, meta, key, values):
+        return n.Setting(_loc(meta), key, tuple(values))
+
+    def title(self, meta, c):
+        return self._setting(meta, "title", [_string(c[0])])
+
+    def players(self, meta, c):
+        return self._setting(meta, "players", [int(c[0])])
+
+    def first_player(self, meta, c):
+        return self._setting(meta, "first player", [c[0]])
+
+    def deck_rule(self, meta, c):
+        return self._setting(meta, "deck", [int(x) for x in c])
+
+    def opening_hand(self, meta, c):
+        return self._setting(meta, "opening hand", [int(c[0])])
+
+    def kinds(self, meta, c):
+        return self._setting(meta, "kinds", [_name(t) for t in c])
+
+    def stats(self, meta, c):
+        return self._setting(meta, "stats", [_name(t) for t in c])
+
+    def resource(self, meta, c):
+        return self._setting(meta, "resource", [_name(c[0]), int(c[1])])
+
+    def option(self, meta, c):
+        return self._setting(meta, "option", [_name(c[0]), _name(c[1])])
+
+    def zone_decl(self, meta, c):
+        return n.ZoneDecl(_loc(meta), _name(c[0]), tuple(c[1:]))
+
+    def kind_rule(self, meta, c):
+        return n.KindRule(_loc(meta), _name(c[0]), tuple(c[1:]))
+
+    def turn(self, meta, c):
+        phases, rest = _split(c, n.Phase)
+        return n.Turn(_loc(meta), tuple(phases), rest[0] if rest else ())
+
+    def phase(self, meta, c):
+        steps, rest = _split(c[1:], n.Step)
+        return n.Phase(_loc(meta), _name(c[0]), tuple(steps), rest[0] if rest else ())
+
+    def step(self, meta, c):
+        return n.Step(_loc(meta), _name(c[0]), c[1] if len(c) > 1 else ())
+
+    def turn_end(self, meta, c):
+        return c[0]
+
+    def battle(self, meta, c):
+        return n.Battle(_loc(meta), c[0], c[1], c[2])
+
+    def trigger_order(self, meta, c):
+        return n.TriggerOrder(_loc(meta), tuple(c))
+
+    def order(self, meta, c):
+        return tuple(c)
+
+    def by_stat_descending(self, meta, c):
+        return n.OrderKey(_loc(meta), "stat", (_name(c[0]),))
+
+    def by_kind(self, meta, c):
+        return n.OrderKey(_loc(meta), "kind", tuple(_name(t) for t in c))
+
+    def turn_player_first(self, meta, c):
+        return n.OrderKey(_loc(meta), "turn_player", ())
+
+    def left_to_right(self, meta, c):
+        return n.OrderKey(_loc(meta), "position", ())
+
+    def checks(self, meta, c):
+        return n.Checks(_loc(meta), c[0])
+
+    def lose_rule(self, meta, c):
+        return n.LoseRule(_loc(meta), c[0])
+
+
+def _cond_of(c: list) -> Any:
+    """Return the condition of an ability's children, or None."""
+    found = [x[1] for x in c if isinstance(x, tuple) and len(x) == 2 and x[0] == "condition"]
+    return found[0] if found else None
+
+
+def _player_first(c: list) -> tuple[Any, list]:
+    """Return (the optional leading player object, the remaining children)."""
+    if c and isinstance(c[0], _OBJECT):
+        return c[0], c[1:]
+    return None, c
