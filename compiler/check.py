@@ -1,0 +1,384 @@
+"""Stage 2: validation. Collects every error of a ruleset's files, located, in source order.
+
+Public entry point: `validate(files, symbols) -> list[Diagnostic]`. Messages say what was found,
+what was expected, and where; unknown names get "did you mean".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from compiler import nodes as n
+from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
+from compiler.symbols import Symbols, singular
+from runtime import vocabulary as v
+
+COSTS = sorted(k for k, e in v.EFFECTS.items() if e.cost)
+REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
+
+
+@dataclass
+class Scope:
+    """What names mean where the checker is: owner kind, parameters, referents of 'it'."""
+
+    owner: str  # 'card', 'keyword', 'status', 'ruleset', 'lose_rule'
+    params: tuple[str, ...] = ()
+    event_about: str = ""
+    candidate: str = ""  # 'card' or 'player' inside a filter's 'with' clauses
+    targets: int = 0
+    static: bool = False
+
+
+@dataclass
+class Checker:
+    sym: Symbols
+    path: str = ""
+    errors: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, node: n.Node) -> None:
+        self.errors.append(Diagnostic(code, message, self.path, node.loc.line, node.loc.col))
+
+    def known(self, name: n.Name, what: str, table) -> bool:
+        """Report an unknown name with the closest known one; return whether it is known."""
+        if name.value in table:
+            return True
+        self.error("E101", f"unknown {what} '{name.value}'{did_you_mean(name.value, table)}", name)
+        return False
+
+    # ------------------------------------------------------------ files and items
+
+    def file(self, f: n.File) -> None:
+        self.path = f.path
+        for item in f.items:
+            if isinstance(item, n.Card):
+                self.card(item)
+            elif isinstance(item, n.KeywordDef):
+                self.abilities(item.abilities, Scope("keyword", tuple(p.value for p in item.params)))
+            elif isinstance(item, n.StatusDef):
+                self.status(item)
+            elif isinstance(item, n.Ruleset):
+                self.ruleset(item)
+
+    def card(self, card: n.Card) -> None:
+        kinds = [p for p in card.parts if isinstance(p, n.KindDecl)]
+        if not kinds:
+            self.error("E103", f"card '{card.name}' has no kind; expected 'kind' and one of: "
+                               f"{quoted_list(self.sym.kinds)}", card)
+        for part_type, word in ((n.KindDecl, "kind"), (n.CostDecl, "cost"), (n.StatsDecl, "stats"),
+                                (n.TextDecl, "text"), (n.KeywordsDecl, "keywords")):
+            repeats = [p for p in card.parts if isinstance(p, part_type)][1:]
+            for p in repeats:
+                self.error("E104", f"card '{card.name}' has '{word}' twice", p)
+        for part in card.parts:
+            self.card_part(part)
+        kind = kinds[0].kind.value if kinds else ""
+        resolves = "resolves" in self._traits().get(kind, ())
+        for a in card.abilities:
+            if isinstance(a, n.SpellEffect) and kind and not resolves:
+                self.error("E106", f"'effect:' is for cards of a kind that resolves; '{kind}' enters "
+                                   "the field (use 'when this ...' or 'static:')", a)
+        self.abilities(card.abilities, Scope("card"))
+
+    def _traits(self) -> dict[str, tuple[str, ...]]:
+        rs = self.sym.ruleset
+        rules = rs.rules if rs is not None else ()
+        return {r.kind.value: r.traits for r in rules if isinstance(r, n.KindRule)}
+
+    def card_part(self, part: n.CardPart) -> None:
+        match part:
+            case n.KindDecl(kind=kind):
+                self.known(kind, "card kind", self.sym.kinds)
+            case n.CostDecl(items=items):
+                for i in items:
+                    self.known(i.resource, "resource", self.sym.resources)
+            case n.StatsDecl(items=items):
+                for i in items:
+                    self.known(i.stat, "stat", self.sym.stats)
+            case n.KeywordsDecl(items=items):
+                for k in items:
+                    self.keyword_use(k)
+
+    def keyword_use(self, k: n.KeywordUse) -> None:
+        if not self.known(k.name, "keyword", self.sym.keywords):
+            return
+        want = len(self.sym.keywords[k.name.value].params)
+        if len(k.args) != want:
+            self.error("E107", f"keyword '{k.name.value}' takes {want} argument{'s' * (want != 1)}, "
+                               f"found {len(k.args)}", k)
+
+    def status(self, st: n.StatusDef) -> None:
+        seen: set[str] = set()
+        for key, value in st.settings:
+            if key in seen:
+                self.error("E104", f"status '{st.name.value}' has '{key}' twice", st)
+            seen.add(key)
+        self.abilities(st.abilities, Scope("status"))
+
+    # ------------------------------------------------------------ abilities and sentences
+
+    def abilities(self, items: tuple[n.Ability, ...], scope: Scope) -> None:
+        for a in items:
+            inner = replace(scope)
+            if isinstance(a, n.Triggered):
+                inner.event_about = self.trigger(a)
+            elif isinstance(a, n.Timed):
+                if a.phase is not None:
+                    self.known(a.phase, "phase", self.sym.phases)
+            inner.static = isinstance(a, n.Static)
+            cond_ = getattr(a, "condition", None)
+            if cond_ is not None:
+                self.cond(cond_, inner)
+            self.body(a.body, inner)
+
+    def trigger(self, a: n.Triggered) -> str:
+        """Check a trigger's subject and event; return what the event is about."""
+        spec = v.EVENT_PHRASES[a.event]
+        subject = a.subject
+        if subject.kind == "filter" and subject.filter is not None:
+            self.filter(subject.filter, Scope("card"))
+            about = "player" if singular(subject.filter.kind.value, self.sym.kinds) == "player" else "card"
+        else:
+            about = "player" if subject.kind == "player" else "card"
+        if a.event == v.PLAYER_TAKES_DAMAGE:
+            return about
+        if spec.about != about:
+            self.error("E106", f"'{a.event}' is said of {spec.about}s, but '{subject.word}' is a {about}",
+                       subject)
+        return spec.about
+
+    def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None:
+        after_cost = False
+        for s in sentences:
+            if s.mode in ("if_you_do", "if_you_dont") and not after_cost:
+                self.error("E108", "'if you do' must follow a 'you may ...' or 'as a cost, ...' sentence", s)
+            if s.mode in ("may", "must_pay"):
+                after_cost = True
+            if s.mode == "must_pay":
+                for e in s.effects:
+                    if not v.EFFECTS[type(e).__name__].cost:
+                        self.error("E106", f"'{_effect_word(e)}' cannot be paid as a cost; costs are: "
+                                           f"{quoted_list(_effect_word_of(c) for c in COSTS)}", e)
+            if s.condition is not None:
+                self.cond(s.condition, scope)
+            for e in s.effects:
+                self.effect(e, scope)
+
+    # ------------------------------------------------------------ effects
+
+    def effect(self, e: n.Effect, scope: Scope) -> None:
+        spec = v.EFFECTS[type(e).__name__]
+        word = _effect_word(e)
+        if spec.procedure and scope.owner != "ruleset":
+            self.error("E106", f"'{word}' is a turn procedure; it belongs in a ruleset's turn", e)
+        if scope.static and not spec.static:
+            self.error("E106", f"'{word}' cannot be a static ability; static abilities say 'gets', "
+                               "\"can't\", 'has' or 'damage to ... is reduced by'", e)
+        if not scope.static and type(e) is n.ReduceDamage:
+            self.error("E106", "'damage to ... is reduced by' only works as a static ability", e)
+        if scope.static and getattr(e, "duration", None) is not None:
+            self.error("E106", "a static ability lasts while its source is on the field; remove the duration", e)
+        if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
+            self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
+        self.effect_names(e, scope)
+        scope.targets += _count_targets(e)
+        for child in _children(e):
+            self.term(child, scope)
+
+    def effect_names(self, e: n.Effect, scope: Scope) -> None:
+        match e:
+            case n.Gain(resource=r) | n.Lose(resource=r) | n.Pay(resource=r):
+                self.known(r, "resource", self.sym.resources)
+            case n.Modify(stat=stat):
+                self.known(stat, "stat", self.sym.stats)
+            case n.PutStatus(status=st):
+                self.known(st, "status", self.sym.statuses)
+            case n.Give(name=name) | n.Grant(name=name) | n.Remove(name=name):
+                self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
+            case n.CreateToken(card=card):
+                if card not in self.sym.cards:
+                    self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)
+            case n.PlayStaged(kinds=kinds, order=order):
+                for k in kinds:
+                    self.kind_name(k)
+                self.order(order)
+            case n.AttackAll(order=order):
+                self.order(order)
+
+    def kind_name(self, k: n.Name) -> None:
+        if singular(k.value, self.sym.kinds) not in self.sym.kinds:
+            self.known(k, "card kind", self.sym.kinds)
+
+    def order(self, keys: tuple[n.OrderKey, ...]) -> None:
+        for key in keys:
+            if key.key == "stat":
+                self.known(key.names[0], "stat", self.sym.stats)
+            elif key.key == "kind":
+                for k in key.names:
+                    self.kind_name(k)
+
+    # ------------------------------------------------------------ terms
+
+    def term(self, t: n.Node, scope: Scope) -> None:
+        """Check an expression, condition or object found inside an effect."""
+        if isinstance(t, n.Filter):
+            self.filter(t, scope)
+            return
+        match t:
+            case n.This() if scope.owner in ("ruleset", "lose_rule"):
+                self.error("E105", "'this' means the card an ability is on; a ruleset has none", t)
+            case n.It() if scope.targets == 0 and not scope.event_about:
+                self.error("E110", "'it' refers to nothing here: no target was named before it and no "
+                                   "event card triggered this ability", t)
+            case n.Param(name=name):
+                self.param(name, scope)
+            case n.StatOf(stat=stat, ref=ref):
+                table = self.sym.resources if isinstance(ref, n.PlayerRef) else self.sym.stats + v.CARD_NUMBERS
+                self.known(stat, "resource" if isinstance(ref, n.PlayerRef) else "stat", table)
+            case n.StatOwn(possessive=pos, stat=stat):
+                self.possessive(pos, t, scope)
+                player = v.POSSESSIVES[pos] not in ("controller", "owner")
+                self.known(stat, "resource" if player else "stat",
+                           self.sym.resources if player else self.sym.stats + v.CARD_NUMBERS)
+            case n.Stacks(status=st):
+                self.known(st, "status", self.sym.statuses)
+            case n.StatBound(stat=stat):
+                self.param(stat, scope)
+            case n.Has(name=name) | n.HasSelf(name=name) | n.Lacks(name=name):
+                self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
+            case n.OwnTurnNumber(possessive=pos):
+                self.possessive(pos, t, scope)
+        for child in _children(t):
+            self.term(child, scope)
+
+    def param(self, name: n.Name, scope: Scope) -> None:
+        if name.value in scope.params:
+            return
+        if scope.candidate == "card":
+            self.known(name, "stat", self.sym.stats + v.CARD_NUMBERS)
+        elif scope.candidate == "player":
+            self.known(name, "resource", self.sym.resources)
+        else:
+            known = scope.params or ()
+            hint = did_you_mean(name.value, known)
+            self.error("E101", f"unknown name '{name.value}'; a bare name is a keyword parameter"
+                               f"{' (' + quoted_list(known) + ')' if known else ' and there are none here'}"
+                               f"{hint}", name)
+
+    def possessive(self, pos: str, node: n.Node, scope: Scope) -> None:
+        if pos == "their" and scope.owner != "lose_rule":
+            self.error("E105", "'their' means the player a lose rule is checked for; here say 'your' or "
+                               "'the opponent's'", node)
+
+    def filter(self, f: n.Filter, scope: Scope) -> None:
+        kind = singular(f.kind.value, self.sym.kinds)
+        if kind not in self.sym.kinds and kind not in v.GENERIC_KINDS:
+            self.known(f.kind, "card kind", tuple(self.sym.kinds) + v.GENERIC_KINDS)
+        if f.zone is not None:
+            self.known(f.zone.zone, "zone", self.sym.zones)
+            self.possessive(f.zone.possessive, f.zone, scope)
+        inner = replace(scope, candidate="player" if kind == "player" else "card")
+        for w in f.withs:
+            self.cond(w, inner)
+
+    def cond(self, c: n.Cond, scope: Scope) -> None:
+        self.term(c, scope)
+
+    # ------------------------------------------------------------ rulesets
+
+    def ruleset(self, rs: n.Ruleset) -> None:
+        keys = {r.key for r in rs.rules if isinstance(r, n.Setting)}
+        for required in ("players", "deck", "kinds"):
+            if required not in keys:
+                self.error("E103", f"ruleset '{rs.name.value}' has no '{required}' line", rs)
+        for zone in REQUIRED_ZONES:
+            if zone not in self.sym.zones:
+                self.error("E103", f"ruleset '{rs.name.value}' declares no '{zone}' zone", rs)
+        for rule in rs.rules:
+            self.rule(rule)
+
+    def rule(self, rule: n.Rule) -> None:
+        scope = Scope("ruleset")
+        match rule:
+            case n.KindRule(kind=kind):
+                self.known(kind, "card kind", self.sym.kinds)
+            case n.Turn(phases=phases, turn_end=end):
+                for p in phases:
+                    self.body(p.body, scope)
+                    for st in p.steps:
+                        self.body(st.body, scope)
+                self.body(end, scope)
+            case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked):
+                if not isinstance(blocker, n.Extreme):
+                    self.error("E105", "the blocker is 'the leftmost ...' or 'the rightmost ...'", blocker)
+                else:
+                    self.filter(blocker.filter, scope)
+                self.body(blocked, scope)
+                self.body(unblocked, scope)
+            case n.TriggerOrder(keys=keys):
+                self.order(keys)
+            case n.Checks(body=body):
+                self.body(body, scope)
+            case n.LoseRule(cond=c):
+                self.cond(c, Scope("lose_rule"))
+
+
+def _children(node: n.Node) -> list[n.Node]:
+    """Return the AST nodes directly inside a node, in field order."""
+    out: list[n.Node] = []
+    for value in node.__dict__.values():
+        if isinstance(value, n.Node) and not isinstance(value, n.Name):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out += [x for x in value if isinstance(x, n.Node) and not isinstance(x, n.Name)]
+    return out
+
+
+def _count_targets(node: n.Node) -> int:
+    """Return how many target phrases a node holds (an effect may name its target after 'it')."""
+    own = 1 if isinstance(node, (n.Target, n.TargetPlayer)) else 0
+    return own + sum(_count_targets(c) for c in _children(node))
+
+
+def _effect_word_of(class_name: str) -> str:
+    words = {"Pay": "pay", "Lose": "lose", "Discard": "discard", "Remove": "remove", "Destroy": "destroy",
+             "ReturnToHand": "return", "DealDamage": "deal damage", "Draw": "draw", "Gain": "gain",
+             "Give": "give", "PutStatus": "put", "RemoveDamage": "remove damage", "MoveToEnd": "move",
+             "CreateToken": "create", "Modify": "gets", "Restrict": "can't", "Grant": "has",
+             "ReduceDamage": "damage to ... is reduced by", "Stage": "stage cards",
+             "PlayStaged": "play staged", "AttackAll": "attacks"}
+    return words[class_name]
+
+
+def _effect_word(e: n.Effect) -> str:
+    return _effect_word_of(type(e).__name__)
+
+
+def validate(files: list[n.File], sym: Symbols) -> list[Diagnostic]:
+    """Return every problem of a ruleset's files, in source order."""
+    checker = Checker(sym)
+    _duplicates(files, checker)
+    if sym.ruleset is None and files:
+        checker.errors.append(Diagnostic("E103", "this folder has no ruleset; one file must say "
+                                                 "'ruleset <name> { ... }'", files[0].path, 1, 1))
+    for f in files:
+        checker.file(f)
+    return sorted(checker.errors, key=Diagnostic.sort_key)
+
+
+def _duplicates(files: list[n.File], checker: Checker) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    for f in files:
+        checker.path = f.path
+        for item in f.items:
+            what, name = _item_name(item)
+            if (what, name) in seen:
+                checker.error("E102", f"{what} '{name}' is defined twice; first at {seen[(what, name)]}", item)
+            else:
+                seen[(what, name)] = f"{f.path}:{item.loc.line}"
+
+
+def _item_name(item: n.Item) -> tuple[str, str]:
+    if isinstance(item, n.Card):
+        return "card", item.name
+    what = {n.KeywordDef: "keyword", n.StatusDef: "status", n.Ruleset: "ruleset"}[type(item)]
+    return what, item.name.value

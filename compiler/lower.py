@@ -1,0 +1,418 @@
+"""Stage 3: validated AST -> template context. Every decision about generated code is made here.
+
+Public entry point: `lower_file(file, symbols, source)`, returning the context that
+compiler/templates/module.py.j2 renders. Card-provided text enters it only through `repr`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from compiler import nodes as n
+from compiler.lower_terms import Env, applies, class_name, cond, expr, field_, filter_const, obj
+from compiler.symbols import Symbols, singular
+from runtime import vocabulary as v
+
+# Names generated code may import from runtime.defs; a module imports those it uses.
+DEFS = ("CardDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope", "SpellEffect",
+        "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
+MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"))
+SELF_ARGS = "self, s, ctx"
+
+# ---------------------------------------------------------------- effects and sentences
+
+
+def _you_or(player: n.Object | None, env: Env) -> str:
+    return obj(player, env) if player is not None else "fx.players(s, ctx, 'you')"
+
+
+def _duration(d: n.Duration | None) -> str:
+    return repr(d.until) if d is not None else "None"
+
+
+def effect(e: n.Effect, env: Env) -> str:
+    """Return the one line of code carrying out an effect."""
+    match e:
+        case n.DealDamage(amount=a, target=t):
+            return f"fx.deal_damage(s, ctx, {obj(t, env)}, {expr(a, env)})"
+        case n.Draw(player=p, amount=a):
+            return f"fx.draw(s, ctx, {_you_or(p, env)}, {expr(a, env)})"
+        case n.Gain(player=p, amount=a, resource=r):
+            return f"fx.gain(s, ctx, {_you_or(p, env)}, {expr(a, env)}, {r.value!r})"
+        case n.Give(target=t, name=name, duration=d):
+            return f"fx.give(s, ctx, {obj(t, env)}, {name.value!r}, {_duration(d)})"
+        case n.PutStatus(amount=a, status=st, target=t, duration=d):
+            return f"fx.put_status(s, ctx, {obj(t, env)}, {expr(a, env)}, {st.value!r}, {_duration(d)})"
+        case n.RemoveDamage(target=t):
+            return f"fx.remove_damage(s, ctx, {obj(t, env)})"
+        case n.MoveToEnd(target=t, side=side):
+            return f"fx.move_to_end(s, ctx, {obj(t, env)}, {side!r})"
+        case n.CreateToken(player=p, amount=a, card=card):
+            return f"fx.create_token(s, ctx, {_you_or(p, env)}, {expr(a, env)}, {card!r})"
+        case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
+            delta = expr(a, env) if sign == "+" else f"-{expr(a, env)}"
+            return f"fx.modify(s, ctx, {obj(t, env)}, {delta}, {stat.value!r}, {_duration(d)})"
+        case n.Restrict(target=t, restriction=r):
+            return f"fx.restrict(s, ctx, {obj(t, env)}, {v.RESTRICTIONS[r]!r}, None)"
+        case n.Grant(target=t, name=name):
+            return f"fx.give(s, ctx, {obj(t, env)}, {name.value!r}, None)"
+        case n.Stage():
+            return "turns.stage(s, ctx)"
+        case n.PlayStaged(kinds=kinds, order=order):
+            names = tuple(singular(k.value, env.symbols.kinds) for k in kinds)
+            return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"
+        case n.AttackAll(filter=f, order=order):
+            return f"turns.attack_all(s, self, ctx, self.{filter_const(f, env)}, {order_code(order)})"
+    name, args = cost_item(e, env)
+    return f"fx.{name}(s, ctx, {', '.join(args)})"
+
+
+def cost_item(e: n.Effect, env: Env) -> tuple[str, list[str]]:
+    """Return (primitive, argument codes) of an effect that can also be paid as a cost."""
+    match e:
+        case n.Pay(amount=a, resource=r):
+            return "lose", ["fx.players(s, ctx, 'you')", expr(a, env), repr(r.value)]
+        case n.Lose(player=p, amount=a, resource=r):
+            return "lose", [_you_or(p, env), expr(a, env) if a is not None else "None", repr(r.value)]
+        case n.Discard(player=p, amount=a):
+            return "discard", [_you_or(p, env), expr(a, env)]
+        case n.Remove(amount=a, name=name, target=t):
+            return "remove", [obj(t, env), expr(a, env) if a is not None else "None", repr(name.value)]
+        case n.Destroy(target=t):
+            return "destroy", [obj(t, env)]
+        case n.ReturnToHand(target=t):
+            return "return_to_hand", [obj(t, env)]
+    raise TypeError(f"not an effect: {e!r}")
+
+
+def order_code(order: tuple[n.OrderKey, ...]) -> str:
+    return repr(tuple((k.key, tuple(x.value for x in k.names)) for k in order))
+
+
+def _is_cost(e: n.Effect) -> bool:
+    return v.EFFECTS[type(e).__name__].cost
+
+
+def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
+    """Return the straight-line code of an ability body: effects, 'you may's, costs, 'if you do'."""
+    lines: list[str] = []
+    for sentence in sentences:
+        effects = sentence.effects
+        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
+            items = [cost_item(e, env) for e in effects]
+            costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
+            if sentence.mode == "may":
+                index = len(env.mays)
+                payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
+                env.mays.append(f"MaySpec({index}, {payable})")
+                lines.append(f"paid = ctx.yes({index}) and fx.pay(s, ctx, {costs})")
+            else:
+                lines.append(f"paid = fx.pay(s, ctx, {costs})")
+            env.after_cost = True
+            continue
+        if sentence.mode == "may":
+            index = len(env.mays)
+            env.mays.append(f"MaySpec({index})")
+            lines += [f"paid = ctx.yes({index})", "if paid:"]
+            lines += ["    " + effect(e, env) for e in effects]
+            env.after_cost = True
+            continue
+        test = {"if_you_do": "paid", "if_you_dont": "not paid"}.get(sentence.mode)
+        if sentence.condition is not None:
+            test = cond(sentence.condition, env)
+        calls = [effect(e, env) for e in effects]
+        lines += [f"if {test}:"] + ["    " + c for c in calls] if test else calls
+    return lines or ["pass"]
+
+
+# ---------------------------------------------------------------- abilities
+
+
+def _where(env: Env, node: n.Node) -> str:
+    return repr(f"{env.where}:{node.loc.line}")
+
+
+def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
+    """Return the template context of one ability class."""
+    fields = [field_("where", _where(env, a))]
+    late: list[dict] = []
+    methods: list[dict] = []
+    if isinstance(a, n.Static):
+        return _static(a, env, taken, fields)
+    if isinstance(a, n.Triggered):
+        spec = _event_spec(a)
+        env.event_about = spec.about
+        fields.append(field_("event", repr(spec.name)))
+        late.append(field_("scope", _scope(a.subject, env)))
+        base, name = "Triggered", class_name("When " + spec.name.replace("_", " "), taken)
+    elif isinstance(a, n.Timed):
+        fields.append(field_("event", repr("phase_start" if a.phase else "turn_start")))
+        if a.phase:
+            fields.append(field_("phase", repr(a.phase.value)))
+        fields.append(field_("scope", f"Scope('timed', {v.WHOSE[a.whose]!r})"))
+        base = "Timed"
+        name = class_name("At " + (a.phase.value + " phase" if a.phase else "turn start"), taken)
+    else:
+        base, name = "SpellEffect", class_name("Effect", taken)
+    condition = getattr(a, "condition", None)
+    if condition is not None:
+        fields.append(field_("has_condition", "True"))
+        methods.append({"name": "condition", "args": SELF_ARGS,
+                        "lines": [f"return {cond(condition, env)}"]})
+    methods.append({"name": "resolve", "args": SELF_ARGS, "lines": body(a.body, env)})
+    if env.targets:
+        late.append(field_("targets", "(" + ", ".join(env.targets) + ",)"))
+    if env.mays:
+        late.append(field_("mays", "(" + ", ".join(env.mays) + ",)"))
+    return {"name": name, "base": base, "fields": fields, "functions": env.functions + methods,
+            "late_fields": env.constants + late}
+
+
+def _event_spec(a: n.Triggered) -> v.EventSpec:
+    spec = v.EVENT_PHRASES[a.event]
+    if a.event == v.PLAYER_TAKES_DAMAGE and a.subject.kind == "player":
+        return v.EventSpec("damaged", "player", True)
+    return spec
+
+
+def _scope(subject: n.Subject, env: Env) -> str:
+    if subject.kind == "this":
+        return "Scope('this')"
+    if subject.kind == "player":
+        return f"Scope('player', {v.SUBJECT_PLAYERS[subject.word]!r})"
+    assert subject.filter is not None
+    return f"Scope('filter', filter={filter_const(subject.filter, env)})"
+
+
+def _static(a: n.Static, env: Env, taken: set[str], fields: list[dict]) -> dict:
+    effects = []
+    for sentence in a.body:
+        guard = f"{cond(sentence.condition, env)} and " if sentence.condition else ""
+        for e in sentence.effects:
+            test = env.function("applies", f"{SELF_ARGS}, c", [f"return {guard}{applies(e.target, env)}"])
+            effects.append(_static_effect(e, env, test))
+    late = env.constants + [field_("statics", "(" + ", ".join(effects) + ",)")]
+    return {"name": class_name("Static ability", taken), "base": "Static", "fields": fields,
+            "functions": env.functions, "late_fields": late}
+
+
+def _static_effect(e: n.Effect, env: Env, test: str) -> str:
+    match e:
+        case n.Modify(sign=sign, amount=a, stat=stat):
+            delta = expr(a, env) if sign == "+" else f"-{expr(a, env)}"
+            amount = env.function("amount", SELF_ARGS, [f"return {delta}"])
+            return f"StaticEffect('modify', {test}, stat={stat.value!r}, amount={amount})"
+        case n.Restrict(restriction=r):
+            return f"StaticEffect('flag', {test}, flag={v.RESTRICTIONS[r]!r})"
+        case n.Grant(name=name):
+            return f"StaticEffect('grant', {test}, keyword={name.value!r})"
+        case n.ReduceDamage(amount=a):
+            amount = env.function("amount", SELF_ARGS, [f"return {expr(a, env)}"])
+            return f"StaticEffect('reduce_damage', {test}, amount={amount})"
+    raise TypeError(f"not a static effect: {e!r}")
+
+
+def abilities(items: tuple[n.Ability, ...], sym: Symbols, where: str, owner: str,
+              params: dict[str, int]) -> tuple[list[dict], str]:
+    """Return the contexts of a list of abilities and the code of the `abilities` tuple."""
+    taken: set[str] = set(DEFS)
+    inner = [ability(a, Env(sym, where, owner, dict(params)), taken) for a in items]
+    names = ", ".join(f"{i['name']}()" for i in inner)
+    return inner, f"({names},)" if inner else "()"
+
+
+# ---------------------------------------------------------------- cards, keywords, statuses
+
+
+def _parts(card: n.Card, kind: type) -> list:
+    return [p for p in card.parts if isinstance(p, kind)]
+
+
+def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
+    """Return the template context of a card's class."""
+    kind = _parts(card, n.KindDecl)[0].kind.value
+    costs = {i.resource.value: i.amount for d in _parts(card, n.CostDecl) for i in d.items}
+    stats = {i.stat.value: i.value for d in _parts(card, n.StatsDecl) for i in d.items}
+    attrs = {i.attr.value: i.value.value for d in _parts(card, n.AttrsDecl) for i in d.items}
+    kws = tuple((k.name.value, k.args) for d in _parts(card, n.KeywordsDecl) for k in d.items)
+    texts = _parts(card, n.TextDecl)
+    fields = [field_("name", repr(card.name)), field_("where", repr(f"{where}:{card.loc.line}")),
+              field_("kind", repr(kind))]
+    fields += [field_(k, repr(val)) for k, val in (("cost", costs), ("stats", stats), ("attributes", attrs),
+                                                   ("keywords", kws)) if val]
+    if texts:
+        fields.append(field_("text", repr(texts[0].text)))
+    if _parts(card, n.TokenDecl):
+        fields.append(field_("token", "True"))
+    inner, names = abilities(card.abilities, sym, where, "card", {})
+    return {"name": name, "base": "CardDef", "fields": fields, "inner": inner,
+            "functions": [], "late_fields": [field_("abilities", names)]}
+
+
+def keyword_class(kw: n.KeywordDef, sym: Symbols, where: str, name: str) -> dict:
+    params = {p.value: i for i, p in enumerate(kw.params)}
+    fields = [field_("name", repr(kw.name.value)), field_("where", repr(f"{where}:{kw.loc.line}")),
+              field_("params", repr(tuple(params)))]
+    if kw.text is not None:
+        fields.append(field_("text", repr(kw.text)))
+    inner, names = abilities(kw.abilities, sym, where, "keyword", params)
+    return {"name": name, "base": "KeywordDef", "fields": fields,
+            "inner": inner, "functions": [], "late_fields": [field_("abilities", names)]}
+
+
+def status_class(st: n.StatusDef, sym: Symbols, where: str, name: str) -> dict:
+    fields = [field_("name", repr(st.name.value)), field_("where", repr(f"{where}:{st.loc.line}"))]
+    fields += [field_(key, repr(value)) for key, value in st.settings]
+    if st.text is not None:
+        fields.append(field_("text", repr(st.text)))
+    inner, names = abilities(st.abilities, sym, where, "status", {})
+    return {"name": name, "base": "StatusDef", "fields": fields,
+            "inner": inner, "functions": [], "late_fields": [field_("abilities", names)]}
+
+
+# ---------------------------------------------------------------- rulesets
+
+
+def _sentence_fn(env: Env, prefix: str, sentences: tuple[n.Sentence, ...]) -> str:
+    return env.function(prefix, SELF_ARGS, body(sentences, env))
+
+
+def ruleset_class(rs: n.Ruleset, sym: Symbols, where: str, name: str) -> dict:
+    """Return the template context of the ruleset's class: settings as data, sentences as methods."""
+    env = Env(sym, where, "ruleset")
+    fields = [field_("name", repr(rs.name.value)), field_("where", repr(f"{where}:{rs.loc.line}"))]
+    fields += _settings(rs)
+    late: list[dict] = []
+    for rule in rs.rules:
+        if isinstance(rule, n.Turn):
+            late += _turn(rule, env)
+        elif isinstance(rule, n.Battle):
+            late += _battle(rule, env)
+        elif isinstance(rule, n.TriggerOrder):
+            fields.append(field_("trigger_order", order_code(rule.keys)))
+    checks = [_sentence_fn(env, "check", (s,)) for r in rs.rules if isinstance(r, n.Checks) for s in r.body]
+    loses = [env.function("lose", SELF_ARGS, [f"return {cond(r.cond, env)}"])
+             for r in rs.rules if isinstance(r, n.LoseRule)]
+    late += [field_("checks", _tuple(checks)), field_("lose_rules", _tuple(loses))]
+    return {"name": name, "base": "RulesetDef", "fields": fields,
+            "inner": [], "functions": env.functions, "late_fields": env.constants + late}
+
+
+def _tuple(names: list[str]) -> str:
+    return "(" + "".join(f"{x}, " for x in names) + ")"
+
+
+def _settings(rs: n.Ruleset) -> list[dict]:
+    out: dict[str, str] = {}
+    resources: dict[str, int] = {}
+    options: dict[str, str] = {}
+    for rule in rs.rules:
+        if isinstance(rule, n.Setting):
+            vals = [x.value if isinstance(x, n.Name) else x for x in rule.values]
+            if rule.key == "resource":
+                resources[str(vals[0])] = int(vals[1])
+            elif rule.key == "option":
+                options[str(vals[0])] = str(vals[1])
+            elif rule.key == "deck":
+                out["deck_size"] = repr(vals[0])
+                out["max_copies"] = repr(vals[1] if len(vals) > 1 else 0)
+            elif rule.key in ("kinds", "stats"):
+                out[rule.key] = repr(tuple(vals))
+            else:
+                out[rule.key.replace(" ", "_")] = repr(vals[0])
+    out["resources"], out["options"] = repr(resources), repr(options)
+    out["zones"] = repr({z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)})
+    out["kind_traits"] = repr({k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)})
+    return [field_(k, out[k]) for k in sorted(out)]
+
+
+def _turn(turn: n.Turn, env: Env) -> list[dict]:
+    phases = []
+    for phase in turn.phases:
+        steps = [(st.name.value, st.body) for st in phase.steps] or [("", phase.body)]
+        parts = []
+        for step, sentences in steps:
+            prefix = f"{phase.name.value}_{step}_" if step else f"{phase.name.value}_"
+            fns = [_sentence_fn(env, _ident(prefix), (s,)) for s in sentences]
+            parts.append(f"({step!r}, {_tuple(fns)})")
+        phases.append(f"PhaseDef({phase.name.value!r}, ({', '.join(parts)},))")
+    ends = [_sentence_fn(env, "turn_end_", (s,)) for s in turn.turn_end]
+    return [field_("phases", "(" + ", ".join(phases) + ",)"), field_("turn_end", _tuple(ends))]
+
+
+def _ident(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in text).lower()
+
+
+def _battle(battle: n.Battle, env: Env) -> list[dict]:
+    assert isinstance(battle.blocker, n.Extreme)
+    blocker = filter_const(battle.blocker.filter, env)
+    env.functions.append({"name": "blocked", "args": SELF_ARGS, "lines": body(battle.blocked, env)})
+    env.functions.append({"name": "unblocked", "args": SELF_ARGS, "lines": body(battle.unblocked, env)})
+    return [field_("blocker", blocker), field_("blocker_side", repr(battle.blocker.side[:-4]))]
+
+
+# ---------------------------------------------------------------- files
+
+
+LOWER_ITEM = {n.Card: card_class, n.KeywordDef: keyword_class, n.StatusDef: status_class,
+              n.Ruleset: ruleset_class}
+
+
+def class_names(f: n.File) -> list[tuple[n.Item, str]]:
+    """Return each definition of a file with the class name it gets in generated code."""
+    taken: set[str] = set(DEFS)
+    labels = {n.Card: "", n.KeywordDef: " keyword", n.StatusDef: " status", n.Ruleset: " ruleset"}
+    out = []
+    for item in f.items:
+        title = item.name if isinstance(item, n.Card) else item.name.value
+        out.append((item, class_name(title + labels[type(item)], taken)))
+    return out
+
+
+def lower_file(f: n.File, sym: Symbols, source: str) -> dict:
+    """Return the template context of one card file's module."""
+    where = PurePosixPath(source).name
+    classes = [LOWER_ITEM[type(item)](item, sym, where, name) for item, name in class_names(f)]
+    return {"source": source, "imports": imports(classes), "classes": classes}
+
+
+def registry_context(ruleset: str, files: list[n.File]) -> dict:
+    """Return the context of a ruleset's registry module: every definition, sorted by name."""
+    tables: dict[type, list[tuple[str, str]]] = {n.Card: [], n.KeywordDef: [], n.StatusDef: []}
+    ruleset_class_ = ""
+    for f in files:
+        module = PurePosixPath(f.path).stem
+        for item, name in class_names(f):
+            if isinstance(item, n.Ruleset):
+                ruleset_class_ = f"{module}.{name}"
+            else:
+                key = item.name if isinstance(item, n.Card) else item.name.value
+                tables[type(item)].append((key, f"{module}.{name}"))
+
+    def entries(kind: type) -> list[dict]:
+        return [{"key": repr(k), "value": val} for k, val in sorted(tables[kind])]
+
+    return {"ruleset": ruleset, "modules": sorted(PurePosixPath(f.path).stem for f in files),
+            "ruleset_class": ruleset_class_, "cards": entries(n.Card), "keywords": entries(n.KeywordDef),
+            "statuses": entries(n.StatusDef)}
+
+
+def _code_of(cls: dict) -> list[str]:
+    """Return every piece of code in a class context, inner classes included."""
+    out = [cls["base"]] + [f["code"] for f in cls["fields"] + cls["late_fields"]]
+    out += [line for fn in cls["functions"] for line in fn["lines"]]
+    for inner in cls.get("inner", ()):
+        out += _code_of(inner)
+    return out
+
+
+def imports(classes: list[dict]) -> list[str]:
+    """Return the import lines a module needs: only the runtime names its code uses."""
+    words = set(re.findall(r"[A-Za-z_]+", " ".join(c for cls in classes for c in _code_of(cls))))
+    lines = [line for name, line in MODULES if name in words]
+    used = [name for name in DEFS if name in words]
+    if used:
+        lines.append(f"from runtime.defs import {', '.join(used)}")
+    return lines

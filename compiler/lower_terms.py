@@ -1,0 +1,211 @@
+"""Lowering of terms: expressions, conditions, objects and filters -> Python code strings.
+
+Part of stage 3 (see compiler/lower.py). Names from card text reach code only through `repr`.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler import nodes as n
+from compiler.symbols import Symbols, singular
+from runtime import vocabulary as v
+
+def class_name(text: str, taken: set[str]) -> str:
+    """Return a safe, unique CamelCase identifier made only of the letters and digits of text."""
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    base = "".join(w[:1].upper() + w[1:] for w in words) or "Card"
+    if base[0].isdigit() or keyword.iskeyword(base) or base.startswith("_"):
+        base = "Card" + base
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base}{k}", k + 1
+    taken.add(name)
+    return name
+
+
+def field_(name: str, code: str) -> dict:
+    return {"name": name, "code": code}
+
+
+@dataclass
+class Env:
+    """What the lowering of one ability knows: its owner, parameters, targets, 'you may's, helpers."""
+
+    symbols: Symbols
+    where: str
+    owner: str
+    params: dict[str, int] = field(default_factory=dict)
+    event_about: str = ""
+    targets: list[str] = field(default_factory=list)
+    mays: list[str] = field(default_factory=list)
+    functions: list[dict] = field(default_factory=list)
+    constants: list[dict] = field(default_factory=list)
+    candidate: bool = False
+    after_cost: bool = False
+    last_target: int = -1
+
+    def constant(self, code: str) -> str:
+        """Return the name of a class constant holding code, reusing an equal one."""
+        for c in self.constants:
+            if c["code"] == code:
+                return c["name"]
+        name = f"_F{len(self.constants)}"
+        self.constants.append(field_(name, code))
+        return name
+
+    def function(self, prefix: str, args: str, lines: list[str]) -> str:
+        name = f"_{prefix}{len(self.functions)}"
+        self.functions.append({"name": name, "args": args, "lines": lines})
+        return name
+
+
+# ---------------------------------------------------------------- expressions
+
+
+def expr(e: n.Expr, env: Env) -> str:
+    """Return Python code computing an integer expression."""
+    match e:
+        case n.Number(value=value):
+            return repr(value)
+        case n.Param(name=name):
+            if name.value in env.params:
+                return f"ctx.params[{env.params[name.value]}]"
+            return f"fx.stat(s, [c], {name.value!r})"
+        case n.StatOf(stat=stat, ref=ref):
+            return f"fx.stat(s, {obj(ref, env)}, {stat.value!r})"
+        case n.StatOwn(possessive=pos, stat=stat):
+            return f"fx.stat(s, {possessive_obj(pos)}, {stat.value!r})"
+        case n.Count(filter=f):
+            return f"fx.count(s, self, ctx, self.{filter_const(f, env)})"
+        case n.Stacks(status=st, ref=ref):
+            return f"fx.stacks(s, {obj(ref, env)}, {st.value!r})"
+        case n.EventAmount():
+            return 'ctx.event["amount"]'
+        case n.TurnNumber():
+            return "s.turn"
+        case n.OwnTurnNumber(possessive=pos):
+            who = v.POSSESSIVES[pos]
+            return f"fx.turns_taken(s, fx.players(s, ctx, {who!r}))"
+        case n.BinOp(op=op, left=left, right=right):
+            return f"({expr(left, env)} {op} {expr(right, env)})"
+        case n.Div(left=left, right=right, rounding=rounding):
+            return f"fx.div({expr(left, env)}, {expr(right, env)}, {rounding!r})"
+        case n.Neg(operand=operand):
+            return f"(-{expr(operand, env)})"
+        case n.Call(fn=fn, args=args):
+            return f"{fn}({', '.join(expr(a, env) for a in args)})"
+        case n.Half(operand=operand, rounding=rounding):
+            return f"fx.div({expr(operand, env)}, 2, {rounding!r})"
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def possessive_obj(pos: str) -> str:
+    who = v.POSSESSIVES[pos]
+    return "fx.this(s, ctx)" if who in ("controller", "owner") else f"fx.players(s, ctx, {who!r})"
+
+
+def cond(c: n.Cond, env: Env) -> str:
+    """Return Python code testing a condition."""
+    match c:
+        case n.Compare(left=left, op=op, right=right):
+            return f"({expr(left, env)} {op} {expr(right, env)})"
+        case n.AtBound(left=left, right=right, bound=bound):
+            return f"({expr(left, env)} {'>=' if bound == 'more' else '<='} {expr(right, env)})"
+        case n.StatBound(stat=stat, value=value, bound=bound):
+            return f"(fx.stat(s, [c], {stat.value!r}) {'>=' if bound == 'more' else '<='} {value})"
+        case n.Has(ref=ref, name=name):
+            return f"fx.has(s, {obj(ref, env)}, {name.value!r})"
+        case n.HasSelf(name=name):
+            return f"fx.has(s, [c], {name.value!r})"
+        case n.Lacks(name=name):
+            return f"(not fx.has(s, [c], {name.value!r}))"
+        case n.Controls(player=player, quantity=quantity, filter=f):
+            control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"
+            counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control)})"
+            return f"({counted} == 0)" if quantity == "no" else f"({counted} > 0)"
+        case n.AllOf(left=left, right=right):
+            return f"({cond(left, env)} and {cond(right, env)})"
+        case n.AnyOf(left=left, right=right):
+            return f"({cond(left, env)} or {cond(right, env)})"
+        case n.Negation(cond=inner):
+            return f"(not {cond(inner, env)})"
+    raise TypeError(f"not a condition: {c!r}")
+
+
+# ---------------------------------------------------------------- objects and filters
+
+
+def filter_code(f: n.Filter, env: Env, control: str | None = None) -> str:
+    """Return the code of a runtime Filter for a filter phrase, with a predicate for its 'with's."""
+    kind = singular(f.kind.value, env.symbols.kinds)
+    args = [repr(kind)]
+    ctl = control or (v.CONTROL_WORDS[f.control] if f.control else None)
+    args.append(repr(ctl))
+    if f.zone is not None:
+        args += [f"zone={f.zone.zone.value!r}", f"zone_of={v.POSSESSIVES[f.zone.possessive]!r}"]
+    if f.withs:
+        inner = Env(env.symbols, env.where, env.owner, env.params, env.event_about, candidate=True,
+                    functions=env.functions, constants=env.constants)
+        test = " and ".join(cond(w, inner) for w in f.withs)
+        args.append("pred=" + env.function("p", "self, s, ctx, c", [f"return {test}"]))
+    return f"Filter({', '.join(args)})"
+
+
+def filter_const(f: n.Filter, env: Env, control: str | None = None) -> str:
+    return env.constant(filter_code(f, env, control))
+
+
+def obj(o: n.Object, env: Env) -> str:
+    """Return code computing the list of objects (card ids, ~players) an object phrase means."""
+    match o:
+        case n.This():
+            return "fx.this(s, ctx)"
+        case n.It():
+            if env.last_target >= 0:
+                return f"fx.target(s, ctx, {env.last_target})"
+            return "fx.event_player(s, ctx)" if env.event_about == "player" else "fx.event_card(s, ctx)"
+        case n.EventObject(noun=noun):
+            return "fx.event_player(s, ctx)" if noun.value == "player" else "fx.event_card(s, ctx)"
+        case n.Attacker():
+            return "fx.attacker(s, ctx)"
+        case n.Blocker():
+            return "fx.blocker(s, ctx)"
+        case n.Target(count=count, up_to=up_to, filter=f):
+            return _target(env, f"TargetSpec({count}, {up_to}, {filter_const(f, env)}"
+                                f"{', at_resolution=True' if env.after_cost else ''})")
+        case n.TargetPlayer():
+            return _target(env, f"TargetSpec(1, False, {env.constant(repr_filter_player())}"
+                                f"{', at_resolution=True' if env.after_cost else ''})")
+        case n.Each(filter=f):
+            return f"fx.each(s, self, ctx, self.{filter_const(f, env)})"
+        case n.Extreme(side=side, filter=f):
+            return f"fx.extreme(s, self, ctx, self.{filter_const(f, env)}, {side[:-4]!r})"
+        case n.RandomOne(filter=f):
+            return f"fx.random_one(s, self, ctx, self.{filter_const(f, env)})"
+        case n.PlayerRef(word=word):
+            return f"fx.players(s, ctx, {v.PLAYER_WORDS[word]!r})"
+    raise TypeError(f"not an object: {o!r}")
+
+
+def repr_filter_player() -> str:
+    return "Filter('player', None)"
+
+
+def _target(env: Env, spec: str) -> str:
+    env.targets.append(spec)
+    env.last_target = len(env.targets) - 1
+    return f"fx.target(s, ctx, {env.last_target})"
+
+
+def applies(o: n.Object, env: Env) -> str:
+    """Return code testing whether card `c` is one of the objects a static effect names."""
+    match o:
+        case n.This():
+            return "c == ctx.source"
+        case n.Each(filter=f):
+            return f"fx.matches(s, self, ctx, self.{filter_const(f, env)}, c)"
+    raise TypeError(f"static effects apply to 'this' or to a filter, not {o!r}")

@@ -1,0 +1,74 @@
+"""The names a ruleset folder defines: kinds, stats, resources, zones, phases, keywords, statuses, cards.
+
+Built from every parsed file of one ruleset before validation, so files can refer to each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler import nodes as n
+from runtime import vocabulary as v
+
+
+@dataclass
+class Symbols:
+    ruleset: n.Ruleset | None = None
+    ruleset_path: str = ""
+    kinds: tuple[str, ...] = ()
+    stats: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ()
+    zones: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
+    keywords: dict[str, n.KeywordDef] = field(default_factory=dict)
+    statuses: dict[str, n.StatusDef] = field(default_factory=dict)
+    cards: dict[str, n.Card] = field(default_factory=dict)
+
+    def digest_text(self) -> str:
+        """Return the text of every name that lowering depends on, for build keys."""
+        parts = [",".join(self.kinds), ",".join(self.stats), ",".join(self.resources),
+                 ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses))]
+        return "|".join(parts)
+
+
+def singular(word: str, kinds: tuple[str, ...]) -> str:
+    """Return the kind a filter word names: 'creatures' -> 'creature', 'cards' -> 'card'."""
+    known = set(kinds) | set(v.GENERIC_KINDS)
+    if word in known:
+        return word
+    if word.endswith("s") and word[:-1] in known:
+        return word[:-1]
+    return word
+
+
+def collect(files: list[n.File]) -> Symbols:
+    """Return the symbols defined across the files of one ruleset (first definition wins)."""
+    sym = Symbols()
+    for f in files:
+        for item in f.items:
+            if isinstance(item, n.Ruleset) and sym.ruleset is None:
+                sym.ruleset, sym.ruleset_path = item, f.path
+                _ruleset_names(sym, item)
+            elif isinstance(item, n.KeywordDef):
+                sym.keywords.setdefault(item.name.value, item)
+            elif isinstance(item, n.StatusDef):
+                sym.statuses.setdefault(item.name.value, item)
+            elif isinstance(item, n.Card):
+                sym.cards.setdefault(item.name, item)
+    return sym
+
+
+def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
+    for rule in rs.rules:
+        if isinstance(rule, n.Setting) and rule.key == "kinds":
+            sym.kinds += tuple(x.value for x in rule.values if isinstance(x, n.Name))
+        elif isinstance(rule, n.Setting) and rule.key == "stats":
+            sym.stats += tuple(x.value for x in rule.values if isinstance(x, n.Name))
+        elif isinstance(rule, n.Setting) and rule.key == "resource":
+            name = rule.values[0]
+            assert isinstance(name, n.Name)
+            sym.resources += (name.value,)
+        elif isinstance(rule, n.ZoneDecl):
+            sym.zones += (rule.name.value,)
+        elif isinstance(rule, n.Turn):
+            sym.phases += tuple(p.name.value for p in rule.phases)

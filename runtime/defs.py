@@ -1,0 +1,192 @@
+"""Definitions that generated code subclasses: cards, abilities, keywords, statuses, rulesets.
+
+A definition is immutable rules data plus straight-line methods; game state lives in State.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+# A predicate over a candidate card or player: (state, ctx, candidate) -> bool.
+Pred = Callable[[Any, Any, int], bool]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which cards (or players) a phrase like 'creature an opponent controls with power 3 or less' means.
+
+    kind: a card kind, 'card' for any card, or 'player'. control: 'you', 'opponent', 'defender' or
+    None. zone: the zone name (default 'field'); zone_of: whose zone ('you', 'opponent', 'their',
+    'controller', 'owner' or None for both players). pred: the ability's function that tests
+    the 'with' clauses, or None.
+    """
+
+    kind: str
+    control: str | None = None
+    zone: str = "field"
+    zone_of: str | None = None
+    pred: Any = None
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """A target slot: how many, whether 'up to', the filter, and when it is chosen."""
+
+    count: int
+    up_to: bool
+    filter: Filter
+    at_resolution: bool = False
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose events a triggered ability listens to: 'this', 'player' (with who) or 'filter'."""
+
+    kind: str
+    who: str = ""
+    filter: Filter | None = None
+
+
+@dataclass(frozen=True)
+class MaySpec:
+    """A 'you may' decision: its index in ctx.answers and the function telling if it is payable."""
+
+    index: int
+    payable: Any = None
+
+
+@dataclass(frozen=True)
+class StaticEffect:
+    """One continuous effect of a static ability.
+
+    what: 'modify' (stat, amount function), 'flag' (flag), 'grant' (keyword), 'reduce_damage'
+    (amount function). applies: the function telling whether it applies to a card.
+    """
+
+    what: str
+    applies: Any
+    stat: str = ""
+    amount: Any = None
+    flag: str = ""
+    keyword: str = ""
+
+
+class Ability:
+    """Base of every ability. `where` is the source 'file:line'; `text` its card text."""
+
+    where: ClassVar[str] = ""
+    kind: ClassVar[str] = ""
+    event: ClassVar[str] = ""
+    phase: ClassVar[str] = ""
+    scope: ClassVar[Scope] = Scope("this")
+    targets: ClassVar[tuple[TargetSpec, ...]] = ()
+    mays: ClassVar[tuple[MaySpec, ...]] = ()
+    statics: ClassVar[tuple[StaticEffect, ...]] = ()
+    has_condition: ClassVar[bool] = False
+
+    def condition(self, s: Any, ctx: Any) -> bool:
+        """Return whether the ability's 'if' condition holds (abilities without one: True)."""
+        return True
+
+    def resolve(self, s: Any, ctx: Any) -> None:
+        """Carry out the ability's effects."""
+
+
+class Triggered(Ability):
+    kind = "triggered"
+
+
+class Timed(Ability):
+    kind = "timed"
+
+
+class Static(Ability):
+    kind = "static"
+
+
+class SpellEffect(Ability):
+    kind = "effect"
+
+
+class CardDef:
+    """A card: printed values and abilities. Subclasses are generated, one per card."""
+
+    name: ClassVar[str] = ""
+    where: ClassVar[str] = ""
+    kind: ClassVar[str] = ""
+    cost: ClassVar[dict[str, int]] = {}
+    stats: ClassVar[dict[str, int]] = {}
+    attributes: ClassVar[dict[str, str]] = {}
+    keywords: ClassVar[tuple[tuple[str, tuple[int, ...]], ...]] = ()
+    text: ClassVar[str] = ""
+    token: ClassVar[bool] = False
+    abilities: ClassVar[tuple[Ability, ...]] = ()
+
+
+class KeywordDef:
+    """A keyword: a named bundle of abilities with parameters."""
+
+    name: ClassVar[str] = ""
+    where: ClassVar[str] = ""
+    params: ClassVar[tuple[str, ...]] = ()
+    text: ClassVar[str] = ""
+    abilities: ClassVar[tuple[Ability, ...]] = ()
+
+
+class StatusDef:
+    """A status: stacking, consumption, duration and the abilities it gives its holder."""
+
+    name: ClassVar[str] = ""
+    where: ClassVar[str] = ""
+    stacking: ClassVar[str] = "stacks"
+    consumed: ClassVar[str] = "never"
+    lasts: ClassVar[str] = "permanently"
+    text: ClassVar[str] = ""
+    abilities: ClassVar[tuple[Ability, ...]] = ()
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """One sentence of a turn phase or step: a method name on the ruleset."""
+
+    method: str
+
+
+@dataclass(frozen=True)
+class PhaseDef:
+    name: str
+    steps: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+class RulesetDef:
+    """A ruleset: settings as data; phase sentences, battle, checks and lose rules as methods."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    where: ClassVar[str] = ""
+    players: ClassVar[int] = 2
+    first_player: ClassVar[str] = "random"
+    deck_size: ClassVar[int] = 0
+    max_copies: ClassVar[int] = 0
+    opening_hand: ClassVar[int] = 0
+    kinds: ClassVar[tuple[str, ...]] = ()
+    stats: ClassVar[tuple[str, ...]] = ()
+    resources: ClassVar[dict[str, int]] = {}
+    zones: ClassVar[dict[str, tuple[str, ...]]] = {}
+    kind_traits: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # Each phase: (name, ((step name or '', (sentence method, ...)), ...)).
+    phases: ClassVar[tuple[PhaseDef, ...]] = ()
+    turn_end: ClassVar[tuple[str, ...]] = ()
+    blocker: ClassVar[Filter | None] = None
+    blocker_side: ClassVar[str] = "left"
+    trigger_order: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+    checks: ClassVar[tuple[str, ...]] = ()
+    lose_rules: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[dict[str, str]] = {}
+
+    def blocked(self, s: Any, ctx: Any) -> None:
+        """Carry out a blocked attack."""
+
+    def unblocked(self, s: Any, ctx: Any) -> None:
+        """Carry out an unblocked attack."""

@@ -1,0 +1,158 @@
+"""The engine: Game (rules + card registry) and the loop that drives a State between decisions.
+
+The state's `tasks` list is an agenda of small plain-data steps (last in, first out). The loop
+runs state-based checks and end conditions, puts pending triggers on the stack, then runs the
+next task, until a player must decide something or the game is over. A task that needs a
+decision puts itself back and sets `state.decision`; `apply_action` records the answer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from runtime import effects as fx
+from runtime import query as q
+from runtime import turns
+from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
+from runtime.state import CardState, Ctx, PlayerState, State
+from runtime.triggers import find_item, stack_pending
+
+MAX_TURNS = 500  # a safety net: a game still running here is declared a draw and logged
+Action = tuple[str, int]
+
+
+class Game:
+    """Immutable rules: a ruleset and the card, keyword and status definitions it plays with."""
+
+    def __init__(self, ruleset: RulesetDef, cards: dict[str, type[CardDef]],
+                 keywords: dict[str, type[KeywordDef]], statuses: dict[str, type[StatusDef]]):
+        self.ruleset = ruleset
+        self.cards = cards
+        self.keywords = keywords
+        self.statuses = statuses
+
+    def ability(self, ref: list) -> Ability:
+        """Return the ability an ability reference ['card'|'keyword'|'status', name, index] names."""
+        owner, name, i = ref
+        table: Any = {"card": self.cards, "keyword": self.keywords, "status": self.statuses}[owner]
+        return table[name].abilities[i]
+
+    def check_deck(self, deck: list[str]) -> list[str]:
+        """Return what is wrong with a deck under this ruleset (empty when it is legal)."""
+        rs = self.ruleset
+        problems = [f"unknown card '{n}'" for n in sorted(set(deck)) if n not in self.cards]
+        problems += [f"'{n}' is a token and cannot be in a deck" for n in sorted(set(deck))
+                     if n in self.cards and self.cards[n].token]
+        if rs.deck_size and len(deck) != rs.deck_size:
+            problems.append(f"the deck has {len(deck)} cards; it must have exactly {rs.deck_size}")
+        if rs.max_copies:
+            problems += [f"'{n}' appears {deck.count(n)} times; at most {rs.max_copies} allowed"
+                         for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
+        return problems
+
+    def new_game(self, decks: list[list[str]], seed: int) -> State:
+        """Return the state at the first decision of a new game: decks shuffled, hands drawn."""
+        rs = self.ruleset
+        for p, deck in enumerate(decks):
+            problems = self.check_deck(deck)
+            if problems:
+                raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
+        s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
+        for p, deck in enumerate(decks):
+            zones: dict[str, list[int]] = {z: [] for z in rs.zones}
+            s.players.append(PlayerState(p, dict(rs.resources), zones))
+            for name in deck:
+                cid = len(s.cards)
+                s.cards.append(CardState(cid, name, p, p, "deck"))
+                zones["deck"].append(cid)
+            s.rng.shuffle(zones["deck"])
+        s.first = s.rng.randrange(len(decks)) if rs.first_player == "random" else 0
+        s.say(f"P{s.first + 1} goes first")
+        for p in range(len(decks)):
+            fx.draw(s, Ctx(-1, p, ["ruleset", rs.name, 0]), [~p], rs.opening_hand)
+        s.active = (s.first - 1) % len(decks)
+        run(s)
+        return s
+
+
+# ---------------------------------------------------------------- the loop
+
+
+def run(s: State) -> None:
+    """Advance the game until a decision is needed or the game is over."""
+    while s.decision is None and s.result is None:
+        turns.check_state(s)
+        if s.result is not None:
+            break
+        if s.pending:
+            stack_pending(s)
+            continue
+        if not s.tasks:
+            if s.turn >= MAX_TURNS:
+                s.say(f"turn limit {MAX_TURNS} reached: the game is a draw")
+                s.result = [0] * len(s.players)
+                break
+            turns.begin_turn(s)
+            continue
+        task = s.tasks.pop()
+        TASKS[task[0]](s, task)
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Return the actions open to the deciding player, in a fixed order (empty when terminal)."""
+    if s.result is not None or s.decision is None:
+        return []
+    d = s.decision
+    if d["kind"] == "may":
+        return [("yes", 0), ("no", 0)]
+    acts = [(d["kind"], x) for x in d["options"]]
+    if d.get("can_stop"):
+        acts.append(("done", 0))
+    return acts
+
+
+def apply_action(s: State, action: Action) -> None:
+    """Record a decision and advance the game to the next one."""
+    d = s.decision
+    if d is None or tuple(action) not in legal_actions(s):
+        raise ValueError(f"illegal action {action!r}")
+    kind, x = action
+    s.decision = None
+    s.actions_taken += 1
+    if kind == "stage":
+        turns.stage_card(s, d["player"], x)
+    elif kind == "done" and d["kind"] == "stage":
+        s.tasks.pop()
+        s.say(f"P{d['player'] + 1} ends the set phase")
+    elif kind in ("target", "done"):
+        _record_target(s, d, None if kind == "done" else x)
+    elif kind in ("yes", "no"):
+        ctx = find_item(s, d["item"])
+        assert ctx is not None
+        ctx.answers[d["index"]] = kind == "yes"
+        s.say(f"P{d['player'] + 1} answers {kind} ({q.describe(s, ctx.source)})")
+    run(s)
+
+
+def _record_target(s: State, d: dict, x: int | None) -> None:
+    ctx = find_item(s, d["item"])
+    assert ctx is not None
+    slot = ctx.targets[d["slot"]]
+    if x is None:
+        slot.append([None, 0])  # a stop marker for 'up to' slots, dropped on resolution
+        return
+    slot.append([x, -1 if q.is_player(x) else s.cards[x].moves])
+    s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.describe(s, ctx.source)})")
+
+
+def is_terminal(s: State) -> bool:
+    return s.result is not None
+
+
+def returns(s: State) -> list[int]:
+    """Return each player's result: 1 win, -1 loss, 0 draw or not over."""
+    return list(s.result) if s.result is not None else [0] * len(s.players)
+
+
+TASKS = turns.TASKS

@@ -1,0 +1,13 @@
+"""Loading a compiled ruleset from generated/ into a Game."""
+
+from __future__ import annotations
+
+import importlib
+
+from runtime.engine import Game
+
+
+def load_game(ruleset: str) -> Game:
+    """Return the Game of a ruleset compiled into generated/<ruleset>/."""
+    module = importlib.import_module(f"generated.{ruleset}")
+    return Game(module.RULESET, module.CARDS, module.KEYWORDS, module.STATUSES)

@@ -1,0 +1,218 @@
+"""Reading a state: stats with modifiers, flags, filters, object selection, and the ability index.
+
+Objects are ints: a card id (>= 0) or a player written as ~p (so -1 is player 0). The index of
+active abilities (listeners by event type, static effects) is derived data, rebuilt only after a
+change that can affect it (State.touch).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.defs import Ability, Filter
+from runtime.state import CardState, Ctx, State
+
+ACTIVE_ZONE = "field"
+
+
+def player_obj(p: int) -> int:
+    """Return the object number of player p."""
+    return ~p
+
+
+def is_player(x: int) -> bool:
+    return x < 0
+
+
+@dataclass
+class Index:
+    """Active abilities: listeners by event name, and static effects with their contexts."""
+
+    listeners: dict[str, list[tuple[Ability, Ctx]]]
+    statics: list[tuple[Ability, Ctx]]
+    busy: bool = False  # set while a static amount is computed: statics never nest
+
+
+def index(s: State) -> Index:
+    """Return the ability index of the state, rebuilding it if a change made it stale."""
+    if s.index_cache is None:
+        s.index_cache = _build_index(s)
+    return s.index_cache
+
+
+def card_abilities(s: State, c: CardState, extra_keywords: tuple = ()) -> list[tuple[Ability, Ctx]]:
+    """Return every ability a card has now: printed, from keywords (printed or granted), from statuses."""
+    g = s.game
+    cdef = g.cards[c.name]
+    out = [(a, Ctx(c.id, c.controller, ["card", c.name, i])) for i, a in enumerate(cdef.abilities)]
+    keywords = list(cdef.keywords) + [(k, ()) for k in c.granted] + list(extra_keywords)
+    for kw, args in keywords:
+        for i, a in enumerate(g.keywords[kw].abilities):
+            out.append((a, Ctx(c.id, c.controller, ["keyword", kw, i], list(args))))
+    for st in c.statuses:
+        for i, a in enumerate(g.statuses[st].abilities):
+            out.append((a, Ctx(c.id, c.controller, ["status", st, i])))
+    return out
+
+
+def _build_index(s: State) -> Index:
+    on_field = [s.cards[i] for p in s.players for i in p.zones.get(ACTIVE_ZONE, ())]
+    base = {c.id: card_abilities(s, c) for c in on_field}
+    statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
+    granted = _static_grants(s, statics, on_field)
+    listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
+    for c in on_field:
+        abilities = base[c.id]
+        if granted.get(c.id):
+            abilities = card_abilities(s, c, tuple((k, ()) for k in granted[c.id]))
+            statics += [pair for pair in abilities[len(base[c.id]):] if pair[0].kind == "static"]
+        for a, ctx in abilities:
+            if a.kind in ("triggered", "timed"):
+                listeners.setdefault(a.event, []).append((a, ctx))
+    return Index(listeners, statics)
+
+
+def _static_grants(s: State, statics: list, cards: list[CardState]) -> dict[int, list[str]]:
+    """Return keywords that static abilities grant, by card id (one level: grants do not chain)."""
+    out: dict[int, list[str]] = {}
+    for a, ctx in statics:
+        for eff in a.statics:
+            if eff.what != "grant":
+                continue
+            for c in cards:
+                if eff.applies(a, s, ctx, c.id) and eff.keyword not in s.game.cards[c.name].keywords:
+                    out.setdefault(c.id, []).append(eff.keyword)
+    return out
+
+
+def stat(s: State, cid: int, name: str) -> int:
+    """Return a card's current value of a stat: printed, then temporary changes, then statics."""
+    c = s.cards[cid]
+    if name == "damage":
+        return c.damage
+    cdef = s.game.cards[c.name]
+    if name == "cost":
+        return sum(cdef.cost.values())
+    value = cdef.stats.get(name, 0) + sum(m[1] for m in c.mods if m[0] == name)
+    if c.zone == ACTIVE_ZONE:
+        value += _static_total(s, cid, "modify", name)
+    return value
+
+
+def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
+    """Return the sum of static effects of one kind applying to a card (statics never nest)."""
+    idx = index(s)
+    if idx.busy:
+        return 0
+    idx.busy = True
+    try:
+        total = 0
+        for a, ctx in idx.statics:
+            for eff in a.statics:
+                if eff.what == what and eff.stat == stat_name and eff.applies(a, s, ctx, cid):
+                    total += eff.amount(a, s, ctx)
+        return total
+    finally:
+        idx.busy = False
+
+
+def damage_reduction(s: State, cid: int) -> int:
+    """Return how much damage dealt to a card is reduced by static abilities."""
+    return _static_total(s, cid, "reduce_damage") if s.cards[cid].zone == ACTIVE_ZONE else 0
+
+
+def has_flag(s: State, cid: int, flag: str) -> bool:
+    """Return whether a card has a flag ('unblockable', 'untargetable', ...) now."""
+    c = s.cards[cid]
+    if flag in c.flags:
+        return True
+    if c.zone != ACTIVE_ZONE:
+        return False
+    return any(eff.what == "flag" and eff.flag == flag and eff.applies(a, s, ctx, cid)
+               for a, ctx in index(s).statics for eff in a.statics)
+
+
+def has_name(s: State, cid: int, name: str) -> bool:
+    """Return whether a card has a keyword or status of that name now."""
+    c = s.cards[cid]
+    if name in c.statuses or name in c.granted:
+        return True
+    if any(kw == name for kw, _ in s.game.cards[c.name].keywords):
+        return True
+    return c.zone == ACTIVE_ZONE and any(
+        eff.what == "grant" and eff.keyword == name and eff.applies(a, s, ctx, cid)
+        for a, ctx in index(s).statics for eff in a.statics)
+
+
+def kind(s: State, cid: int) -> str:
+    return s.game.cards[s.cards[cid].name].kind
+
+
+def players_of(s: State, ctx: Ctx, who: str) -> list[int]:
+    """Return the player numbers a word means for this ability: 'you', 'opponent', 'each', ..."""
+    n = len(s.players)
+    if who == "you":
+        return [ctx.controller]
+    if who == "opponent":
+        return [p for p in range(n) if p != ctx.controller]
+    if who == "each":
+        return [(s.active + k) % n for k in range(n)]
+    if who == "turn":
+        return [s.active]
+    if who == "defender":
+        return [s.battle["defender"]] if "defender" in s.battle else []
+    if who == "their":
+        return [ctx.player] if ctx.player >= 0 else []
+    if who == "event_controller":
+        card = ctx.event.get("card", -1)
+        return [s.cards[card].controller] if card >= 0 else []
+    raise ValueError(f"unknown player word {who!r}")
+
+
+def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, x: int) -> bool:
+    """Return whether object x passes the filter, seen from the ability's controller."""
+    if is_player(x):
+        return f.kind == "player" and (f.control is None or ~x in players_of(s, ctx, f.control))
+    if f.kind == "player":
+        return False
+    c = s.cards[x]
+    if f.kind != "card" and s.game.cards[c.name].kind != f.kind:
+        return False
+    if c.zone != f.zone:
+        return False
+    if f.control is not None and c.controller not in players_of(s, ctx, f.control):
+        return False
+    if f.zone_of is not None and c.controller not in _zone_owners(s, ctx, f.zone_of):
+        return False
+    return f.pred is None or f.pred(ab, s, ctx, x)
+
+
+def _zone_owners(s: State, ctx: Ctx, who: str) -> list[int]:
+    if who in ("controller", "owner"):
+        return [s.cards[ctx.source].controller if who == "controller" else s.cards[ctx.source].owner]
+    return players_of(s, ctx, who)
+
+
+def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
+    """Return every object the filter means, turn player first, each zone left to right."""
+    n = len(s.players)
+    order = [(s.active + k) % n for k in range(n)]
+    if f.kind == "player":
+        return [~p for p in order if matches(s, ab, ctx, f, ~p)]
+    return [cid for p in order for cid in s.players[p].zones.get(f.zone, ())
+            if matches(s, ab, ctx, f, cid)]
+
+
+def position(s: State, cid: int) -> int:
+    """Return a card's index in its zone, counted from the left."""
+    c = s.cards[cid]
+    zone = s.players[c.controller].zones.get(c.zone, [])
+    return zone.index(cid) if cid in zone else len(zone)
+
+
+def describe(s: State, x: int) -> str:
+    """Return how the log names an object: 'Cinder Hound#12' or 'P1'."""
+    if is_player(x):
+        return f"P{~x + 1}"
+    return f"{s.cards[x].name}#{x}"

@@ -1,0 +1,134 @@
+"""Choosing targets and resolving a stack item: 'you may' answers, target re-checks, effects.
+
+Targets named before any cost sentence are chosen when the item goes on the stack; a 'you may'
+is answered when resolution begins; the engine (never card code) re-checks every target then.
+"""
+
+from __future__ import annotations
+
+from runtime import effects as fx
+from runtime import query as q
+from runtime.defs import Ability, TargetSpec
+from runtime.state import Ctx, State
+from runtime.triggers import find_item
+
+
+def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
+    """Return the objects a target slot may legally name now."""
+    return [x for x in q.select(s, ab, ctx, spec.filter)
+            if q.is_player(x) or not q.has_flag(s, x, "untargetable")]
+
+
+def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:
+    """Return whether every mandatory target slot has at least one legal choice."""
+    return all(spec.up_to or candidates(s, ab, ctx, spec) for spec in ab.targets)
+
+
+def targets_task(s: State, task: list) -> None:
+    ctx = find_item(s, task[1])
+    if ctx is not None:
+        _choose(s, task, ctx, s.game.ability(ctx.ability), at_resolution=False)
+
+
+def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) -> bool:
+    """Ask for the next missing target; return True when every slot of this timing is filled."""
+    while len(ctx.targets) < len(ab.targets):
+        ctx.targets.append([])
+    for slot, spec in enumerate(ab.targets):
+        chosen = ctx.targets[slot]
+        if spec.at_resolution != at_resolution or len(chosen) >= spec.count or _stopped(chosen):
+            continue
+        taken = {x for x, _ in chosen}
+        options = [x for x in candidates(s, ab, ctx, spec) if x not in taken]
+        if not options:
+            if not chosen and not spec.up_to:
+                s.say(f"{q.describe(s, ctx.source)}: no legal target; the ability is removed")
+                s.stack.remove(ctx)
+                return False
+            continue
+        if len(options) <= spec.count - len(chosen) and not spec.up_to:
+            for x in options:
+                chosen.append([x, -1 if q.is_player(x) else s.cards[x].moves])
+                s.say(f"{q.describe(s, ctx.source)} targets {q.describe(s, x)}")
+            continue
+        s.ask(task, ctx.controller, "target", options, item=ctx.item, slot=slot, can_stop=spec.up_to)
+        return False
+    return True
+
+
+def _stopped(chosen: list) -> bool:
+    return any(x is None for x, _ in chosen)
+
+
+def _recheck(s: State, ab: Ability, ctx: Ctx) -> bool:
+    """Drop targets that are no longer legal; return False if the ability had targets and lost all."""
+    had_any = False
+    for slot, spec in enumerate(ab.targets):
+        chosen = [pair for pair in ctx.targets[slot] if pair[0] is not None]
+        had_any = had_any or bool(chosen)
+        legal = set(candidates(s, ab, ctx, spec))
+        ctx.targets[slot] = [[x, m] for x, m in chosen
+                             if x in legal and (q.is_player(x) or s.cards[x].moves == m)]
+    return not had_any or any(ctx.targets)
+
+
+def resolve_task(s: State, task: list) -> None:
+    ctx = find_item(s, task[1])
+    if ctx is None:
+        return
+    ab = s.game.ability(ctx.ability)
+    if not _source_present(s, ab, ctx):
+        s.say(f"{q.describe(s, ctx.source)} has left the field; its ability is lost")
+        s.stack.remove(ctx)
+        return
+    if not _answer_mays(s, task, ctx, ab) or not _choose(s, task, ctx, ab, at_resolution=True):
+        return
+    s.stack.remove(ctx)
+    if not _recheck(s, ab, ctx):
+        s.say(f"{q.describe(s, ctx.source)}: every target is gone; the ability fizzles")
+        return
+    if ab.has_condition and not ab.condition(s, ctx):
+        s.say(f"{q.describe(s, ctx.source)}: the condition no longer holds")
+        return
+    _resolve(s, ab, ctx)
+
+
+def _source_present(s: State, ab: Ability, ctx: Ctx) -> bool:
+    """Return False for a face-down card's trigger whose card already left (it fires once)."""
+    if ab.kind != "triggered" or ctx.ability[0] != "card":
+        return True
+    traits = s.game.ruleset.kind_traits.get(q.kind(s, ctx.source), ())
+    return "to graveyard after trigger" not in traits or s.cards[ctx.source].zone == q.ACTIVE_ZONE
+
+
+def _answer_mays(s: State, task: list, ctx: Ctx, ab: Ability) -> bool:
+    """Ask the next unanswered 'you may'; return True when all are answered."""
+    while len(ctx.answers) < len(ab.mays):
+        ctx.answers.append(None)
+    for may in ab.mays:
+        if ctx.answers[may.index] is not None:
+            continue
+        if may.payable is not None and not may.payable(ab, s, ctx):
+            ctx.answers[may.index] = False
+            s.say(f"{q.describe(s, ctx.source)}: the optional cost cannot be paid")
+            continue
+        s.ask(task, ctx.controller, "may", [1, 0], item=ctx.item, index=may.index)
+        return False
+    return True
+
+
+def _resolve(s: State, ab: Ability, ctx: Ctx) -> None:
+    c = s.cards[ctx.source] if ctx.source >= 0 else None
+    if c is not None and c.face_down:
+        c.face_down = False
+        s.say(f"face-down card#{c.id} is revealed: {q.describe(s, c.id)}")
+    s.say(f"{q.describe(s, ctx.source)} resolves ({ab.where})")
+    ab.resolve(s, ctx)
+    kind, name, _ = ctx.ability
+    if kind == "status" and s.game.statuses[name].consumed == "on trigger" and c is not None:
+        fx.remove(s, ctx, [c.id], 1, name)
+    if ab.kind == "triggered" and kind == "card" and c is not None and c.zone == q.ACTIVE_ZONE:
+        traits = s.game.ruleset.kind_traits.get(q.kind(s, c.id), ())
+        if "to graveyard after trigger" in traits:
+            fx.move(s, c.id, "graveyard")
+            s.say(f"{q.describe(s, c.id)} goes to the graveyard")

@@ -1,0 +1,152 @@
+"""Game state as plain data: cards, players, the task agenda, the stack, the log and the RNG.
+
+Everything here serializes to JSON and back exactly; snapshot/restore is a copy of that data.
+Derived indexes (listeners, statics) live outside the data and are rebuilt on demand.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class CardState:
+    """One card in a game. `moves` counts zone changes, so a card that came back is a new object."""
+
+    id: int
+    name: str
+    owner: int
+    controller: int
+    zone: str
+    face_down: bool = False
+    damage: int = 0
+    moves: int = 0
+    statuses: dict[str, list] = field(default_factory=dict)  # name -> [stacks, expiry]
+    mods: list[list] = field(default_factory=list)  # [stat, delta, expiry]
+    granted: dict[str, list] = field(default_factory=dict)  # keyword -> expiry
+    flags: dict[str, list] = field(default_factory=dict)  # flag -> expiry
+
+
+@dataclass
+class PlayerState:
+    index: int
+    resources: dict[str, int]
+    zones: dict[str, list[int]]
+    turns_taken: int = 0
+
+
+@dataclass
+class Ctx:
+    """The context of one ability instance: source, controller, event, choices and payments."""
+
+    source: int
+    controller: int
+    ability: list  # [owner kind ('card'|'keyword'|'status'|'ruleset'), name, index]
+    params: list = field(default_factory=list)
+    event: dict = field(default_factory=dict)
+    targets: list = field(default_factory=list)  # per slot: list of [card id or -1-player, moves]
+    answers: list = field(default_factory=list)  # 'you may' answers by index: True/False/None
+    item: int = -1
+    player: int = -1  # the player a lose rule is checked for ('their')
+
+    def yes(self, index: int) -> bool:
+        """Return whether the controller answered yes to 'you may' number `index`."""
+        return index < len(self.answers) and self.answers[index] is True
+
+
+def _to_plain(obj: Any) -> Any:
+    if isinstance(obj, (CardState, PlayerState, Ctx)):
+        return {k: _to_plain(v) for k, v in obj.__dict__.items()}
+    if isinstance(obj, dict):
+        return {k: _to_plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_to_plain(v) for v in obj]
+    return obj
+
+
+@dataclass
+class State:
+    """Mutable state of one game. `game` is the immutable Game it belongs to (not serialized)."""
+
+    seed: int
+    rng: random.Random
+    players: list[PlayerState]
+    cards: list[CardState]
+    turn: int = 0
+    active: int = 0
+    first: int = 0
+    phase: str = ""
+    step: str = ""
+    tasks: list[list] = field(default_factory=list)
+    stack: list[Ctx] = field(default_factory=list)
+    pending: list[Ctx] = field(default_factory=list)
+    battle: dict = field(default_factory=dict)
+    decision: dict | None = None
+    result: list[int] | None = None
+    log: list[str] = field(default_factory=list)
+    counter: int = 0
+    actions_taken: int = 0
+    game: Any = field(default=None, repr=False, compare=False)
+    index_cache: Any = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        """Return the state as plain JSON-ready data (the RNG state included)."""
+        data = {k: _to_plain(v) for k, v in self.__dict__.items() if k not in ("game", "index_cache", "rng")}
+        version, internal, gauss = self.rng.getstate()
+        data["rng"] = [version, list(internal), gauss]
+        return data
+
+    def to_json(self) -> str:
+        """Return the state serialized as canonical JSON."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict, game: Any) -> State:
+        """Return the state that `to_dict` described, attached to `game`."""
+        data = copy.deepcopy(data)
+        rng = random.Random()
+        version, internal, gauss = data.pop("rng")
+        rng.setstate((version, tuple(internal), gauss))
+        data["players"] = [PlayerState(**p) for p in data["players"]]
+        data["cards"] = [CardState(**c) for c in data["cards"]]
+        data["stack"] = [Ctx(**c) for c in data["stack"]]
+        data["pending"] = [Ctx(**c) for c in data["pending"]]
+        return cls(rng=rng, game=game, **data)
+
+    @classmethod
+    def from_json(cls, text: str, game: Any) -> State:
+        """Return the state serialized by `to_json`."""
+        return cls.from_dict(json.loads(text), game)
+
+    def snapshot(self) -> State:
+        """Return an independent copy equal to this state."""
+        clone = copy.deepcopy(self.__dict__ | {"game": None, "index_cache": None})
+        clone["game"] = self.game
+        return State(**clone)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    def touch(self) -> None:
+        """Forget derived indexes after a change to zones, statuses or grants."""
+        self.index_cache = None
+
+    def ask(self, task: list, player: int, kind: str, options: list[int], **extra: Any) -> None:
+        """Put a task back on the agenda and ask a player to choose among options."""
+        self.tasks.append(task)
+        self.decision = {"player": player, "kind": kind, "options": options, **extra}
+
+    def next_id(self) -> int:
+        """Return a fresh number for stack items and timestamps."""
+        self.counter += 1
+        return self.counter
+
+    def say(self, line: str) -> None:
+        """Append a line to the game log, prefixed with the turn and phase."""
+        where = f"{self.phase}.{self.step}" if self.step else self.phase
+        prefix = f"T{self.turn} {where}" if where else f"T{self.turn}"
+        self.log.append(f"{prefix}: {line}" if self.turn else f"setup: {line}")

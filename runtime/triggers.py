@@ -1,0 +1,85 @@
+"""Events, pending triggers, their ordering policy, and the stack of abilities being resolved.
+
+`emit` costs what the event matches: listeners are indexed by event name. Pending triggers are
+ordered by the ruleset's declared policy and put on the stack; the engine resolves the top item
+first, so triggers raised while resolving interrupt the rest (they resolve before it goes on).
+"""
+
+from __future__ import annotations
+
+from runtime import query as q
+from runtime.defs import Ability
+from runtime.state import Ctx, State
+
+
+def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0,
+         source: int = -1, phase: str = "") -> None:
+    """Announce an event; every listening ability whose scope and condition match becomes pending."""
+    listeners = q.index(s).listeners.get(event)
+    if not listeners:
+        return
+    data = {"name": event, "card": card, "player": player, "amount": amount, "source": source,
+            "phase": phase}
+    for ability, base in listeners:
+        ctx = Ctx(base.source, s.cards[base.source].controller, list(base.ability), list(base.params),
+                  dict(data))
+        if _in_scope(s, ability, ctx) and ability.condition(s, ctx):
+            s.pending.append(ctx)
+
+
+def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
+    """Return whether an event is one this ability listens to (its typed scope)."""
+    ev = ctx.event
+    if ability.kind == "timed":
+        whose = q.players_of(s, ctx, ability.scope.who)
+        return ev["player"] in whose and (ability.phase == "" or ability.phase == ev["phase"])
+    scope = ability.scope
+    if scope.kind == "this":
+        return ev["card"] == ctx.source
+    if scope.kind == "player":
+        return ev["player"] >= 0 and ev["player"] in q.players_of(s, ctx, scope.who)
+    if ev["card"] < 0:
+        return False
+    return q.matches(s, ability, ctx, scope.filter, ev["card"])
+
+
+def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:
+    """Return the sort key of a card under an ordering policy (lower goes first)."""
+    out: list[int] = []
+    for key, names in keys:
+        if key == "stat":
+            out.append(-q.stat(s, cid, names[0]) if cid >= 0 else 0)
+        elif key == "kind":
+            on_field = cid >= 0 and s.cards[cid].zone == q.ACTIVE_ZONE
+            kind = q.kind(s, cid) if cid >= 0 else ""
+            out.append(names.index(kind) if on_field and kind in names else len(names))
+        elif key == "turn_player":
+            out.append(0 if controller == s.active else 1)
+        elif key == "position":
+            out.append(q.position(s, cid) if cid >= 0 else 0)
+    return tuple(out)
+
+
+def stack_pending(s: State) -> None:
+    """Order the pending triggers by the ruleset's policy and put them on the stack, in order."""
+    policy = s.game.ruleset.trigger_order
+    pending = sorted(s.pending, key=lambda c: order_key(s, policy, c.source, c.controller))
+    s.pending = []
+    for ctx in pending:
+        ctx.item = s.next_id()
+        s.stack.append(ctx)
+        s.say(f"{q.describe(s, ctx.source)} triggers ({s.game.ability(ctx.ability).where})")
+    # The task agenda is last-in first-out: push so that targets are chosen in order, then the
+    # first trigger resolves first.
+    for ctx in reversed(pending):
+        s.tasks.append(["resolve", ctx.item])
+    for ctx in reversed(pending):
+        s.tasks.append(["targets", ctx.item])
+
+
+def find_item(s: State, item: int) -> Ctx | None:
+    """Return the stack item with this id, or None if it has left the stack."""
+    for ctx in s.stack:
+        if ctx.item == item:
+            return ctx
+    return None

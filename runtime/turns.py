@@ -1,0 +1,278 @@
+"""Turn structure and turn procedures: phases and steps, the set phase, playing staged cards,
+attacks, state-based checks and end conditions. Each task is a function of (state, task).
+"""
+
+from __future__ import annotations
+
+from runtime import effects as fx
+from runtime import query as q
+from runtime import resolve
+from runtime.defs import Ability, Filter
+from runtime.state import Ctx, State
+from runtime.triggers import emit, order_key
+
+
+def rules_ctx(s: State, player: int = -1) -> Ctx:
+    """Return the context ruleset sentences run in: 'you' is the turn player."""
+    return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
+
+
+def begin_turn(s: State) -> None:
+    """Start the next player's turn: push every phase, step and sentence of the turn as tasks."""
+    rs = s.game.ruleset
+    s.active = (s.active + 1) % len(s.players)
+    s.turn += 1
+    s.players[s.active].turns_taken += 1
+    s.phase = s.step = ""
+    s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
+    _expire(s, lambda m: m[0] == "next" and m[1] == s.active)
+    tasks: list[list] = [["turn_start"]]
+    for pi, phase in enumerate(rs.phases):
+        tasks.append(["phase", pi])
+        for si, (step, sentences) in enumerate(phase.steps):
+            if step:
+                tasks.append(["step", pi, si])
+            tasks += [["rule", pi, si, k] for k in range(len(sentences))]
+    tasks.append(["turn_end"])
+    s.tasks.extend(reversed(tasks))
+
+
+def _turn_start(s: State, task: list) -> None:
+    emit(s, "turn_start", player=s.active)
+
+
+def _phase(s: State, task: list) -> None:
+    s.phase, s.step = s.game.ruleset.phases[task[1]].name, ""
+    emit(s, "phase_start", player=s.active, phase=s.phase)
+
+
+def _step(s: State, task: list) -> None:
+    s.step = s.game.ruleset.phases[task[1]].steps[task[2]][0]
+
+
+def _rule(s: State, task: list) -> None:
+    rs = s.game.ruleset
+    rs.phases[task[1]].steps[task[2]][1][task[3]](rs, s, rules_ctx(s))
+
+
+def _turn_end(s: State, task: list) -> None:
+    s.phase, s.step = "turn end", ""
+    s.tasks.append(["expire"])
+    s.tasks.extend(["rule_end", k] for k in reversed(range(len(s.game.ruleset.turn_end))))
+
+
+def _rule_end(s: State, task: list) -> None:
+    rs = s.game.ruleset
+    rs.turn_end[task[1]](rs, s, rules_ctx(s))
+
+
+def _expire_task(s: State, task: list) -> None:
+    _expire(s, lambda m: m[0] == "eot" and m[1] <= s.turn)
+    for c in s.cards:
+        for name, held in list(c.statuses.items()):
+            if held[1] is not None and held[1][0] == "turns":
+                held[1] = ["turns", held[1][1] - 1]
+                if held[1][1] <= 0:
+                    del c.statuses[name]
+                    s.touch()
+
+
+def _expire(s: State, due) -> None:
+    """Remove temporary changes whose expiry marker is due."""
+    for c in s.cards:
+        before = (len(c.mods), len(c.granted), len(c.flags), len(c.statuses))
+        c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
+        for table in (c.granted, c.flags):
+            for k in [k for k, m in table.items() if m is not None and due(m)]:
+                del table[k]
+        for k in [k for k, v in c.statuses.items() if v[1] is not None and due(v[1])]:
+            del c.statuses[k]
+        if before != (len(c.mods), len(c.granted), len(c.flags), len(c.statuses)):
+            s.touch()
+
+
+# ---------------------------------------------------------------- the set phase
+
+
+def _committed(s: State, player: int) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for cid in s.players[player].zones.get("staging", ()):
+        for res, amount in s.game.cards[s.cards[cid].name].cost.items():
+            total[res] = total.get(res, 0) + amount
+    return total
+
+
+def stageable(s: State, player: int) -> list[int]:
+    """Return the hand cards a player can still stage: their cost fits the unstaged resources."""
+    have, committed = s.players[player].resources, _committed(s, player)
+    return [cid for cid in s.players[player].zones["hand"]
+            if all(have.get(r, 0) - committed.get(r, 0) >= n
+                   for r, n in s.game.cards[s.cards[cid].name].cost.items())]
+
+
+def stage(s: State, ctx: Ctx) -> None:
+    """Procedure: the turn player picks cards from the hand to use this turn."""
+    s.tasks.append(["stage", ctx.controller])
+
+
+def _stage_task(s: State, task: list) -> None:
+    options = stageable(s, task[1])
+    if options:
+        s.ask(task, task[1], "stage", options, can_stop=True)
+    else:
+        s.say(f"P{task[1] + 1} ends the set phase")
+
+
+def stage_card(s: State, player: int, cid: int) -> None:
+    """Move a hand card to the right end of the staging zone (counters face down)."""
+    fx.move(s, cid, "staging")
+    traits = s.game.ruleset.kind_traits.get(q.kind(s, cid), ())
+    s.cards[cid].face_down = "face down" in traits
+    shown = "a card face down" if s.cards[cid].face_down else q.describe(s, cid)
+    s.say(f"P{player + 1} stages {shown}")
+
+
+# ---------------------------------------------------------------- playing staged cards
+
+
+def play_staged(s: State, ctx: Ctx, kinds: tuple[str, ...], order: tuple) -> None:
+    """Procedure: play the turn player's staged cards of these kinds, in the given order."""
+    staged = [cid for cid in s.players[ctx.controller].zones.get("staging", ()) if q.kind(s, cid) in kinds]
+    staged.sort(key=lambda cid: order_key(s, order, cid, ctx.controller))
+    s.tasks.extend(["play", cid] for cid in reversed(staged))
+
+
+def _shown(s: State, cid: int) -> str:
+    return f"a face-down card#{cid}" if s.cards[cid].face_down else q.describe(s, cid)
+
+
+def _play(s: State, task: list) -> None:
+    cid = task[1]
+    c, cdef = s.cards[cid], s.game.cards[s.cards[task[1]].name]
+    traits = s.game.ruleset.kind_traits.get(cdef.kind, ())
+    effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)
+    ctx = Ctx(cid, c.controller, ["card", cdef.name, effect if effect is not None else 0])
+    res = s.players[c.controller].resources
+    reason = ""
+    if any(res.get(r, 0) < n for r, n in cdef.cost.items()):
+        reason = "its cost cannot be paid"
+    elif effect is not None and not resolve.has_targets(s, cdef.abilities[effect], ctx):
+        reason = "it has no legal target"
+    if reason:
+        s.say(f"{_shown(s, cid)} returns to the hand: {reason}")
+        c.face_down = False
+        fx.move(s, cid, "hand")
+        return
+    for r, n in cdef.cost.items():
+        res[r] -= n
+    paid = ", ".join(f"{n} {r}" for r, n in cdef.cost.items()) or "nothing"
+    s.say(f"P{c.controller + 1} plays {_shown(s, cid)}, paying {paid}")
+    if "enters the field" in traits:
+        _enter_field(s, cid, traits)
+    elif effect is not None:
+        ctx.item = s.next_id()
+        s.stack.append(ctx)
+        s.tasks += [["spell_done", cid], ["resolve", ctx.item], ["emit", "played", cid], ["targets", ctx.item]]
+    else:
+        s.tasks += [["spell_done", cid], ["emit", "played", cid]]
+
+
+def _enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
+    face_down = s.cards[cid].face_down
+    fx.move(s, cid, "field")
+    s.cards[cid].face_down = face_down
+    player = s.cards[cid].controller
+    if not face_down:
+        emit(s, "summoned" if "summoned" in traits else "placed", card=cid, player=player)
+    emit(s, "entered", card=cid, player=player)
+
+
+def _emit_task(s: State, task: list) -> None:
+    emit(s, task[1], card=task[2], player=s.cards[task[2]].controller)
+
+
+def _spell_done(s: State, task: list) -> None:
+    if s.cards[task[1]].zone == "staging":
+        fx.move(s, task[1], "graveyard")
+        s.say(f"{q.describe(s, task[1])} goes to the graveyard")
+
+
+# ---------------------------------------------------------------- battle
+
+
+def attack_all(s: State, ab: Ability, ctx: Ctx, f: Filter, order: tuple) -> None:
+    """Procedure: every card the filter means attacks, one at a time, in the given order."""
+    attackers = q.select(s, ab, ctx, f)
+    attackers.sort(key=lambda cid: order_key(s, order, cid, ctx.controller))
+    s.tasks.extend(["attack", cid] for cid in reversed(attackers))
+
+
+def _attack(s: State, task: list) -> None:
+    cid = task[1]
+    if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "cant_attack"):
+        return
+    defender = (s.cards[cid].controller + 1) % len(s.players)
+    s.battle = {"attacker": cid, "blocker": -1, "defender": defender}
+    s.say(f"{q.describe(s, cid)} attacks P{defender + 1}")
+    s.tasks += [["battle_end"], ["battle_damage"], ["block"]]
+    emit(s, "attacks", card=cid, player=s.cards[cid].controller)
+
+
+def _block(s: State, task: list) -> None:
+    rs, cid = s.game.ruleset, s.battle["attacker"]
+    if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "unblockable") or rs.blocker is None:
+        return
+    ctx = rules_ctx(s)
+    able = [b for b in q.select(s, rs, ctx, rs.blocker) if not q.has_flag(s, b, "cant_block")]
+    if not able:
+        return
+    pick = min if rs.blocker_side == "left" else max
+    blocker = pick(able, key=lambda b: q.position(s, b))
+    s.battle["blocker"] = blocker
+    s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
+    emit(s, "blocks", card=blocker, player=s.cards[blocker].controller)
+    emit(s, "blocked", card=cid, player=s.cards[cid].controller)
+
+
+def _battle_damage(s: State, task: list) -> None:
+    rs, b = s.game.ruleset, s.battle
+    if s.cards[b["attacker"]].zone != q.ACTIVE_ZONE:
+        return
+    if b["blocker"] < 0:
+        rs.unblocked(s, rules_ctx(s))
+    elif s.cards[b["blocker"]].zone == q.ACTIVE_ZONE:
+        rs.blocked(s, rules_ctx(s))
+
+
+def _battle_end(s: State, task: list) -> None:
+    s.battle = {}
+
+
+# ---------------------------------------------------------------- checks and the end
+
+
+def check_state(s: State) -> None:
+    """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost."""
+    rs = s.game.ruleset
+    for check in rs.checks:
+        check(rs, s, rules_ctx(s))
+    losers = [p for p in range(len(s.players))
+              if any(rule(rs, s, rules_ctx(s, p)) for rule in rs.lose_rules)]
+    if not losers:
+        return
+    if len(losers) == len(s.players):
+        s.result = [0] * len(s.players)
+        s.say("every player loses at once: the game is a draw")
+    else:
+        s.result = [-1 if p in losers else 1 for p in range(len(s.players))]
+        winners = [f"P{p + 1}" for p in range(len(s.players)) if p not in losers]
+        s.say(f"{', '.join(f'P{p + 1}' for p in losers)} loses; {', '.join(winners)} wins")
+
+
+TASKS = {
+    "turn_start": _turn_start, "phase": _phase, "step": _step, "rule": _rule, "turn_end": _turn_end,
+    "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
+    "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
+    "battle_damage": _battle_damage, "battle_end": _battle_end,
+    "targets": resolve.targets_task, "resolve": resolve.resolve_task,
+}
