@@ -1,0 +1,119 @@
+"""The `cardc` command line: build, check, fmt, play, scenario.
+
+Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios or a bad deck;
+2 wrong usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from compiler.diagnostics import CompileError
+
+
+def _print_errors(err: CompileError, root: Path) -> None:
+    """Print every diagnostic with its source line and caret."""
+    for d in err.diagnostics:
+        path = root / d.path
+        source = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        print(d.render(source), file=sys.stderr)
+    n = len(err.diagnostics)
+    print(f"{n} error{'s' * (n != 1)}", file=sys.stderr)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from compiler.build import build
+
+    report = build(args.root)
+    for action, path in report.actions:
+        if action != "unchanged" or args.verbose:
+            print(f"{action:9} {path}")
+    wrote = sum(1 for a, _ in report.actions if a != "unchanged")
+    print(f"{wrote} file{'s' * (wrote != 1)} written, {len(report.actions) - wrote} unchanged")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from compiler.build import stale
+
+    diffs = stale(args.root)
+    if diffs:
+        sys.stdout.write("".join(diffs))
+        print(f"generated/ is stale: {len(diffs)} file(s) differ; run `cardc build`", file=sys.stderr)
+        return 1
+    print("all card files are valid and generated/ is up to date")
+    return 0
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from compiler.build import read_source
+    from compiler.fmt import format_text
+
+    status = 0
+    for path in args.files:
+        text = read_source(path, str(path))
+        pretty = format_text(text, str(path))
+        if args.write:
+            if pretty != text:
+                from compiler.build import write_atomic
+
+                write_atomic(path, pretty)
+                print(f"formatted {path}")
+        else:
+            sys.stdout.write(pretty)
+    return status
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from runtime.play import play_command
+
+    return play_command(args.root, args.ruleset, args.seed, args.deck, args.human, args.agent)
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from runtime.scenario import run_paths
+
+    return run_paths(args.root, args.paths, update=args.update)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardc", description="The card rules compiler.")
+    p.add_argument("--root", type=Path, default=Path("."), help="project folder (default: .)")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="compile cards/ into generated/ (only what changed)")
+    b.add_argument("-v", "--verbose", action="store_true", help="also list unchanged files")
+    b.set_defaults(func=cmd_build)
+    c = sub.add_parser("check", help="validate every card file; fail if generated/ is stale")
+    c.set_defaults(func=cmd_check)
+    f = sub.add_parser("fmt", help="print card files in canonical form")
+    f.add_argument("files", nargs="+", type=Path)
+    f.add_argument("--write", action="store_true", help="rewrite the files in place")
+    f.set_defaults(func=cmd_fmt)
+    pl = sub.add_parser("play", help="play a game and print its log")
+    pl.add_argument("ruleset")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--deck", action="append", default=[], help="deck name or file (give one per player)")
+    pl.add_argument("--human", type=int, action="append", default=[], help="player number played by you")
+    pl.add_argument("--agent", choices=("random", "greedy"), default="random")
+    pl.set_defaults(func=cmd_play)
+    sc = sub.add_parser("scenario", help="run scenario files (default: every scenario of tests/)")
+    sc.add_argument("paths", nargs="*", type=Path)
+    sc.add_argument("--update", action="store_true", help="rewrite expected logs from actual runs")
+    sc.set_defaults(func=cmd_scenario)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    args.root = args.root.resolve()
+    sys.path.insert(0, str(args.root))
+    try:
+        return int(args.func(args))
+    except CompileError as err:
+        _print_errors(err, args.root)
+        return 1
+    except OSError as err:
+        print(f"cardc: {err}", file=sys.stderr)
+        return 1

@@ -1,0 +1,57 @@
+"""`cardc play`: load a compiled ruleset and decks, let agents play, print the log."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from runtime import engine
+from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
+from runtime.decks import DeckError, load_deck
+from runtime.load import load_game
+
+
+def deck_path(root: Path, ruleset: str, name: str) -> Path:
+    """Return the file a deck argument names: a path, or a deck of cards/<ruleset>/decks/."""
+    given = Path(name)
+    if given.suffix == ".deck" or given.exists():
+        return given
+    return root / "cards" / ruleset / "decks" / f"{name}.deck"
+
+
+def default_decks(root: Path, ruleset: str) -> list[str]:
+    found = sorted((root / "cards" / ruleset / "decks").glob("*.deck"))
+    return [p.stem for p in found[:2]]
+
+
+def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
+                 agent: str) -> int:
+    """Play one game and print its log; return the exit code."""
+    game = load_game(ruleset)
+    names = decks or default_decks(root, ruleset)
+    if len(names) == 1:
+        names = names * 2
+    known = {n for n, c in game.cards.items() if not c.token}
+    try:
+        lists = [load_deck(deck_path(root, ruleset, d), known, game.ruleset.deck_size,
+                           game.ruleset.max_copies) for d in names]
+    except DeckError as err:
+        print(err, file=sys.stderr)
+        return 1
+    agents: list[Agent] = []
+    for p in range(len(lists)):
+        if p + 1 in humans:
+            agents.append(HumanAgent(p))
+        else:
+            agents.append(GreedyAgent() if agent == "greedy" else RandomAgent(seed * 7919 + p))
+    state = game.new_game(lists, seed)
+    shown = 0
+    while True:  # print the log as it grows, so a human sees what happened before each choice
+        for line in state.log[shown:]:
+            print(line, flush=True)
+        shown = len(state.log)
+        if engine.is_terminal(state):
+            return 0
+        assert state.decision is not None
+        choice = agents[state.decision["player"]].choose(state, engine.legal_actions(state))
+        engine.apply_action(state, choice)

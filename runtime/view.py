@@ -1,0 +1,47 @@
+"""A readable picture of a state, whole or as one player sees it (hidden zones and face-down cards)."""
+
+from __future__ import annotations
+
+from runtime import query as q
+from runtime.state import State
+
+
+def _card(s: State, cid: int, viewer: int | None) -> str:
+    c = s.cards[cid]
+    if c.face_down and viewer is not None and viewer != c.controller:
+        return f"face-down card#{cid}"
+    parts = [q.describe(s, cid)]
+    stats = [f"{name} {q.stat(s, cid, name)}" for name in s.game.ruleset.stats
+             if name in s.game.cards[c.name].stats]
+    if c.damage:
+        stats.append(f"damage {c.damage}")
+    stats += [f"{name} x{held[0]}" for name, held in sorted(c.statuses.items())]
+    if c.face_down:
+        stats.append("face down")
+    return parts[0] + (f" ({', '.join(stats)})" if stats else "")
+
+
+def _zone(s: State, p: int, zone: str, viewer: int | None) -> str:
+    cards = s.players[p].zones.get(zone, [])
+    hidden = "hidden" in s.game.ruleset.zones.get(zone, ())
+    if zone == "deck" or (hidden and viewer is not None and viewer != p):
+        return f"{zone}: {len(cards)} card{'s' * (len(cards) != 1)}"
+    return f"{zone}: " + (", ".join(_card(s, cid, viewer) for cid in cards) or "-")
+
+
+def render_state(s: State, viewer: int | None = None) -> str:
+    """Return the board as text; with a viewer, what that player may see."""
+    lines = [f"turn {s.turn}, P{s.active + 1} to play, {s.phase or 'setup'}"
+             + (f".{s.step}" if s.step else "")]
+    for p, player in enumerate(s.players):
+        res = ", ".join(f"{k} {v}" for k, v in player.resources.items())
+        lines.append(f"P{p + 1}{' (you)' if viewer == p else ''}: {res}")
+        lines += ["  " + _zone(s, p, zone, viewer) for zone in s.game.ruleset.zones]
+    if s.result is not None:
+        lines.append(f"result: {s.result}")
+    return "\n".join(lines)
+
+
+def observation(s: State, player: int) -> str:
+    """Return what one player may see of the state."""
+    return render_state(s, viewer=player)
