@@ -51,27 +51,46 @@ class Game:
                          for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
         return problems
 
-    def new_game(self, decks: list[list[str]], seed: int) -> State:
+    def empty_state(self, seed: int, players: int | None = None) -> State:
+        """Return a state with empty zones and starting resources, before any turn."""
+        rs = self.ruleset
+        s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
+        for p in range(players or rs.players):
+            s.players.append(PlayerState(p, dict(rs.resources), {z: [] for z in rs.zones}))
+        return s
+
+    def add_card(self, s: State, name: str, player: int, zone: str) -> int:
+        """Put a new card into a player's zone (right end); return its id."""
+        if name not in self.cards:
+            raise ValueError(f"unknown card '{name}'")
+        cid = len(s.cards)
+        s.cards.append(CardState(cid, name, player, player, zone))
+        s.players[player].zones[zone].append(cid)
+        s.touch()
+        return cid
+
+    def new_game(self, decks: list[list[str]], seed: int, first: int | None = None,
+                 pause: list | None = None) -> State:
         """Return the state at the first decision of a new game: decks shuffled, hands drawn."""
         rs = self.ruleset
         for p, deck in enumerate(decks):
             problems = self.check_deck(deck)
             if problems:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
-        s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
+        s = self.empty_state(seed, len(decks))
         for p, deck in enumerate(decks):
-            zones: dict[str, list[int]] = {z: [] for z in rs.zones}
-            s.players.append(PlayerState(p, dict(rs.resources), zones))
             for name in deck:
-                cid = len(s.cards)
-                s.cards.append(CardState(cid, name, p, p, "deck"))
-                zones["deck"].append(cid)
-            s.rng.shuffle(zones["deck"])
-        s.first = s.rng.randrange(len(decks)) if rs.first_player == "random" else 0
+                self.add_card(s, name, p, "deck")
+            s.rng.shuffle(s.players[p].zones["deck"])
+        if first is not None:
+            s.first = first
+        else:
+            s.first = s.rng.randrange(len(decks)) if rs.first_player == "random" else 0
         s.say(f"P{s.first + 1} goes first")
         for p in range(len(decks)):
             fx.draw(s, Ctx(-1, p, ["ruleset", rs.name, 0]), [~p], rs.opening_hand)
         s.active = (s.first - 1) % len(decks)
+        s.pause = pause
         run(s)
         return s
 
@@ -80,7 +99,7 @@ class Game:
 
 
 def run(s: State) -> None:
-    """Advance the game until a decision is needed or the game is over."""
+    """Advance the game until a decision is needed, the game is over, or a scenario's pause point."""
     while s.decision is None and s.result is None:
         turns.check_state(s)
         if s.result is not None:
@@ -88,6 +107,8 @@ def run(s: State) -> None:
         if s.pending:
             stack_pending(s)
             continue
+        if s.pause is not None and paused(s):
+            break
         if not s.tasks:
             if s.turn >= MAX_TURNS:
                 s.say(f"turn limit {MAX_TURNS} reached: the game is a draw")
@@ -97,6 +118,18 @@ def run(s: State) -> None:
             continue
         task = s.tasks.pop()
         TASKS[task[0]](s, task)
+
+
+def paused(s: State) -> bool:
+    """Return whether the game stands at its pause point (a scenario's 'stop:')."""
+    p = s.pause
+    if p is None or s.pending or s.decision is not None:
+        return False
+    if p[0] == "after_turn":
+        return not s.tasks and s.turn >= p[1]
+    nxt = s.tasks[-1] if s.tasks else None
+    return (nxt is not None and nxt[0] == "phase" and s.turn == p[2]
+            and s.game.ruleset.phases[nxt[1]].name == p[1])
 
 
 def legal_actions(s: State) -> list[Action]:

@@ -90,6 +90,7 @@ class State:
     log: list[str] = field(default_factory=list)
     counter: int = 0
     actions_taken: int = 0
+    pause: list | None = None  # scenarios: ['after_turn', N] or ['before_phase', name, N]
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
 

@@ -17,8 +17,11 @@ def rules_ctx(s: State, player: int = -1) -> Ctx:
     return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
 
 
-def begin_turn(s: State) -> None:
-    """Start the next player's turn: push every phase, step and sentence of the turn as tasks."""
+def begin_turn(s: State, from_phase: str = "") -> None:
+    """Start the next player's turn: push every phase, step and sentence of the turn as tasks.
+
+    With from_phase (scenarios), the turn starts at that phase: earlier phases are skipped.
+    """
     rs = s.game.ruleset
     s.active = (s.active + 1) % len(s.players)
     s.turn += 1
@@ -26,8 +29,12 @@ def begin_turn(s: State) -> None:
     s.phase = s.step = ""
     s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
     _expire(s, lambda m: m[0] == "next" and m[1] == s.active)
-    tasks: list[list] = [["turn_start"]]
+    tasks: list[list] = [] if from_phase else [["turn_start"]]
+    names = [p.name for p in rs.phases]
+    start = names.index(from_phase) if from_phase else 0
     for pi, phase in enumerate(rs.phases):
+        if pi < start:
+            continue
         tasks.append(["phase", pi])
         for si, (step, sentences) in enumerate(phase.steps):
             if step:
