@@ -1,0 +1,418 @@
+"""`cardc fmt`: print an AST back as card text in canonical form.
+
+Public entry points: `format_file(file) -> str` and `format_text(text, path) -> str`.
+`parse(format_file(f)) == f` for every file the parser accepts. Full-line comments are kept
+and placed before the line that followed them.
+"""
+
+from __future__ import annotations
+
+from compiler import nodes as n
+from compiler.parser import parse
+
+IND = "    "
+
+
+def _string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+# ---------------------------------------------------------------- expressions and conditions
+
+
+def amount(e: n.Expr) -> str:
+    """Return an amount as the grammar allows it in effects: a number, a name or (expr)."""
+    if isinstance(e, (n.Number, n.Param)):
+        return expr(e)
+    return f"({expr(e)})"
+
+
+def _level(e: n.Expr) -> int:
+    if isinstance(e, n.BinOp) and e.op in "+-":
+        return 0
+    if isinstance(e, (n.BinOp, n.Div)):
+        return 1
+    if isinstance(e, n.Neg):
+        return 2
+    return 3
+
+
+def _at(e: n.Expr, level: int) -> str:
+    """Return e printed where the grammar needs at least the given precedence level."""
+    return expr(e) if _level(e) >= level else f"({expr(e)})"
+
+
+def expr(e: n.Expr) -> str:
+    match e:
+        case n.Number(value=value):
+            return str(value)
+        case n.Param(name=name):
+            return name.value
+        case n.StatOf(stat=stat, ref=ref):
+            return f"{stat.value} of {obj(ref)}"
+        case n.StatOwn(possessive=pos, stat=stat):
+            return f"{pos} {stat.value}"
+        case n.Count(filter=f):
+            return f"number of {filter_(f)}"
+        case n.Stacks(status=st, ref=ref):
+            return f"stacks of {st.value} on {obj(ref)}"
+        case n.EventAmount():
+            return "the amount"
+        case n.TurnNumber():
+            return "turn number"
+        case n.OwnTurnNumber(possessive=pos):
+            return f"{pos} turn number"
+        case n.BinOp(op=op, left=left, right=right) if op in "+-":
+            return f"{_at(left, 0)} {op} {_at(right, 1)}"
+        case n.BinOp(op=op, left=left, right=right):
+            return f"{_at(left, 1)} * {_at(right, 2)}"
+        case n.Div(left=left, right=right, rounding=rounding):
+            return f"{_at(left, 1)} / {_at(right, 2)} rounded {rounding}"
+        case n.Neg(operand=operand):
+            return f"-{_at(operand, 2)}"
+        case n.Call(fn=fn, args=args):
+            return f"{fn}({', '.join(expr(a) for a in args)})"
+        case n.Half(operand=operand, rounding=rounding):
+            return f"half of {_at(operand, 3)} rounded {rounding}"
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def _cond_level(c: n.Cond) -> int:
+    return {n.AnyOf: 0, n.AllOf: 1, n.Negation: 2}.get(type(c), 3)
+
+
+def _cond_at(c: n.Cond, level: int) -> str:
+    return cond(c) if _cond_level(c) >= level else f"({cond(c)})"
+
+
+def cond(c: n.Cond) -> str:
+    match c:
+        case n.Compare(left=left, op=op, right=right):
+            return f"{expr(left)} {op} {expr(right)}"
+        case n.AtBound(left=left, right=right, bound=bound):
+            return f"{expr(left)} is {expr(right)} or {bound}"
+        case n.StatBound(stat=stat, value=value, bound=bound):
+            return f"{stat.value} {value} or {bound}"
+        case n.Has(ref=ref, name=name):
+            return f"{obj(ref)} has {name.value}"
+        case n.HasSelf(name=name):
+            return name.value
+        case n.Lacks(name=name):
+            return f"no {name.value}"
+        case n.Controls(player=player, quantity=quantity, filter=f):
+            verb = "control" if isinstance(player, n.PlayerRef) and player.word == "you" else "controls"
+            return f"{obj(player)} {verb} {quantity} {filter_(f)}"
+        case n.AnyOf(left=left, right=right):
+            return f"{_cond_at(left, 0)} or {_cond_at(right, 1)}"
+        case n.AllOf(left=left, right=right):
+            return f"{_cond_at(left, 1)} and {_cond_at(right, 2)}"
+        case n.Negation(cond=inner):
+            return f"not {_cond_at(inner, 3)}"
+    raise TypeError(f"not a condition: {c!r}")
+
+
+# ---------------------------------------------------------------- objects and effects
+
+
+def filter_(f: n.Filter) -> str:
+    out = [f.kind.value]
+    if f.control:
+        out.append(f.control)
+    if f.zone is not None:
+        out.append(f"in {f.zone.possessive} {f.zone.zone.value}")
+    out += [f"with {cond(w)}" for w in f.withs]
+    return " ".join(out)
+
+
+def _plural(o: n.Object) -> bool:
+    return isinstance(o, n.Each) and o.filter.kind.value.endswith("s")
+
+
+def obj(o: n.Object) -> str:
+    match o:
+        case n.This():
+            return "this"
+        case n.It():
+            return "it"
+        case n.EventObject(noun=noun):
+            return f"that {noun.value}"
+        case n.Attacker():
+            return "the attacker"
+        case n.Blocker():
+            return "the blocker"
+        case n.Target(count=count, up_to=up_to, filter=f):
+            head = f"up to {count} " if up_to else ("" if count == 1 else f"{count} ")
+            return f"{head}target {filter_(f)}"
+        case n.TargetPlayer():
+            return "target player"
+        case n.Each(filter=f):
+            return filter_(f) if _plural(o) else f"each {filter_(f)}"
+        case n.Extreme(side=side, filter=f):
+            return f"the {side} {filter_(f)}"
+        case n.RandomOne(filter=f):
+            return f"a random {filter_(f)}"
+        case n.PlayerRef(word=word):
+            return word
+    raise TypeError(f"not an object: {o!r}")
+
+
+def _subject(player: n.Object | None, plain: str, third: str) -> str:
+    if player is None:
+        return plain
+    you = isinstance(player, n.PlayerRef) and player.word == "you"
+    return f"{obj(player)} {plain if you else third}"
+
+
+def _until(d: n.Duration | None) -> str:
+    return f" until {d.until}" if d is not None else ""
+
+
+def _cards(a: n.Expr) -> str:
+    return "card" if a == n.Number(n.NOWHERE, 1) else "cards"
+
+
+def effect(e: n.Effect) -> str:
+    match e:
+        case n.DealDamage(amount=a, target=t):
+            return f"deal {amount(a)} damage to {obj(t)}"
+        case n.Destroy(target=t):
+            return f"destroy {obj(t)}"
+        case n.Draw(player=p, amount=a):
+            return f"{_subject(p, 'draw', 'draws')} {amount(a)} {_cards(a)}"
+        case n.Gain(player=p, amount=a, resource=r):
+            return f"{_subject(p, 'gain', 'gains')} {amount(a)} {r.value}"
+        case n.Lose(player=p, amount=a, resource=r):
+            return f"{_subject(p, 'lose', 'loses')} {amount(a) if a is not None else 'all'} {r.value}"
+        case n.Pay(amount=a, resource=r):
+            return f"pay {amount(a)} {r.value}"
+        case n.Give(target=t, name=name, duration=d):
+            return f"give {obj(t)} {name.value}{_until(d)}"
+        case n.PutStatus(amount=a, status=st, target=t, duration=d):
+            return f"put {amount(a)} {st.value} on {obj(t)}{_until(d)}"
+        case n.Remove(amount=a, name=name, target=t):
+            return f"remove {amount(a) + ' ' if a is not None else ''}{name.value} from {obj(t)}"
+        case n.RemoveDamage(target=t):
+            return f"remove damage from {obj(t)}"
+        case n.ReturnToHand(target=t):
+            return f"return {obj(t)} to its owner's hand"
+        case n.MoveToEnd(target=t, side=side):
+            return f"move {obj(t)} to the {side} end"
+        case n.CreateToken(player=p, amount=a, card=card):
+            noun = "token" if a == n.Number(n.NOWHERE, 1) else "tokens"
+            return f"{_subject(p, 'create', 'creates')} {amount(a)} {_string(card)} {noun}"
+        case n.Discard(player=p, amount=a):
+            return f"{_subject(p, 'discard', 'discards')} {amount(a)} {_cards(a)} at random"
+        case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
+            verb = "get" if _plural(t) else "gets"
+            return f"{obj(t)} {verb} {sign}{amount(a)} {stat.value}{_until(d)}"
+        case n.Restrict(target=t, restriction=r):
+            return f"{obj(t)} can't {r}"
+        case n.Grant(target=t, name=name):
+            return f"{obj(t)} {'have' if _plural(t) else 'has'} {name.value}"
+        case n.ReduceDamage(target=t, amount=a):
+            return f"damage to {obj(t)} is reduced by {amount(a)}"
+        case n.Stage():
+            return "stage cards from your hand"
+        case n.PlayStaged(kinds=kinds, order=order):
+            return f"play staged {', '.join(k.value for k in kinds)} in order {order_keys(order)}"
+        case n.AttackAll(filter=f, order=order):
+            return f"each {filter_(f)} attacks in order {order_keys(order)}"
+    raise TypeError(f"not an effect: {e!r}")
+
+
+def order_keys(keys: tuple[n.OrderKey, ...]) -> str:
+    words = {"turn_player": "turn player first", "position": "left to right"}
+    out = []
+    for k in keys:
+        if k.key == "stat":
+            out.append(f"{k.names[0].value} descending")
+        elif k.key == "kind":
+            out.append("kind " + " > ".join(x.value for x in k.names))
+        else:
+            out.append(words[k.key])
+    return ", ".join(out)
+
+
+def sentence(s: n.Sentence) -> str:
+    effects = " and ".join(effect(e) for e in s.effects)
+    lead = {"may": "you may ", "must_pay": "as a cost, ", "if_you_do": "if you do, ",
+            "if_you_dont": "if you don't, "}.get(s.mode, "")
+    if s.condition is not None:
+        lead = f"if {cond(s.condition)}, "
+    return f"{lead}{effects}."
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def comments(text: str) -> list[tuple[int, str]]:
+    """Return the comments of a source text as (line, text), skipping '#' inside strings."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        in_string = escaped = False
+        for i, ch in enumerate(line):
+            if in_string:
+                escaped, in_string = (not escaped and ch == "\\"), in_string and (escaped or ch != '"')
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                found.append((number, line[i:].rstrip()))
+                break
+    return found
+
+
+class _Printer:
+    """Collects output lines; comments come out before the first node at or after their line."""
+
+    def __init__(self, notes: list[tuple[int, str]]):
+        self.out: list[str] = []
+        self.notes = list(notes)
+
+    def line(self, depth: int, text: str, at: n.Node | None = None) -> None:
+        if at is not None and at.loc.line:
+            self.flush(depth, at.loc.line)
+        self.out.append(IND * depth + text if text else "")
+
+    def flush(self, depth: int, upto: int | None = None) -> None:
+        while self.notes and (upto is None or self.notes[0][0] <= upto):
+            self.out.append(IND * depth + self.notes.pop(0)[1])
+
+    def body(self, depth: int, sentences: tuple[n.Sentence, ...]) -> None:
+        for s in sentences:
+            self.line(depth, sentence(s), s)
+
+    def ability(self, depth: int, a: n.Ability) -> None:
+        match a:
+            case n.Triggered(subject=subject, event=event, condition=c):
+                who = subject.word if subject.kind != "filter" else f"{subject.word} {filter_(subject.filter)}"
+                head = f"when {who} {event}"
+            case n.Timed(whose=whose, phase=phase, condition=c):
+                head = f"at the start of {whose} " + (f"{phase.value} phase" if phase else "turn")
+            case n.Static():
+                head, c = "static", None
+            case _:
+                head, c = "effect", None
+        self.line(depth, f"{head}{' if ' + cond(c) if c is not None else ''}:", a)
+        self.body(depth + 1, a.body)
+
+    def block(self, head: str, node: n.Node, parts: list[tuple[str, n.Node]], abilities) -> None:
+        self.line(0, head + " {", node)
+        for text, part in parts:
+            self.line(1, text, part)
+        if parts and abilities:
+            self.line(0, "")
+        for a in abilities:
+            self.ability(1, a)
+        self.line(0, "}")
+
+
+def card_part(p: n.CardPart) -> str:
+    match p:
+        case n.KindDecl(kind=kind):
+            return f"kind {kind.value}"
+        case n.CostDecl(items=items):
+            return "cost " + ", ".join(f"{i.amount} {i.resource.value}" for i in items)
+        case n.StatsDecl(items=items):
+            return "stats " + ", ".join(f"{i.stat.value} {i.value}" for i in items)
+        case n.AttrsDecl(items=items):
+            return "attributes " + ", ".join(f"{i.attr.value} {i.value.value}" for i in items)
+        case n.KeywordsDecl(items=items):
+            return "keywords " + ", ".join(
+                k.name.value + (f"({', '.join(map(str, k.args))})" if k.args else "") for k in items)
+        case n.TextDecl(text=text):
+            return f"text {_string(text)}"
+        case n.TokenDecl():
+            return "token"
+    raise TypeError(f"not a card part: {p!r}")
+
+
+def setting(s: n.Setting) -> str:
+    vals = [v.value if isinstance(v, n.Name) else v for v in s.values]
+    match s.key:
+        case "title":
+            return f"title {_string(str(vals[0]))}"
+        case "deck":
+            return f"deck {vals[0]} cards" + (f", at most {vals[1]} copies" if len(vals) > 1 else "")
+        case "kinds" | "stats":
+            return f"{s.key} " + ", ".join(map(str, vals))
+        case "resource":
+            return f"resource {vals[0]} starts at {vals[1]}"
+        case "option":
+            return f"option {vals[0]} = {vals[1]}"
+    return f"{s.key} {vals[0]}"
+
+
+def _rule(pr: _Printer, rule: n.Rule) -> None:
+    match rule:
+        case n.Setting():
+            pr.line(1, setting(rule), rule)
+        case n.ZoneDecl(name=name, flags=flags):
+            pr.line(1, " ".join(["zone", name.value, *flags]), rule)
+        case n.KindRule(kind=kind, traits=traits):
+            pr.line(1, f"kind {kind.value}: {', '.join(traits)}", rule)
+        case n.Turn(phases=phases, turn_end=end):
+            pr.line(1, "turn {", rule)
+            for ph in phases:
+                pr.line(2, f"phase {ph.name.value} {{", ph)
+                for st in ph.steps:
+                    pr.line(3, f"step {st.name.value} {{", st)
+                    pr.body(4, st.body)
+                    pr.line(3, "}")
+                pr.body(3, ph.body)
+                pr.line(2, "}")
+            if end:
+                pr.line(2, "at turn end {", end[0])
+                pr.body(3, end)
+                pr.line(2, "}")
+            pr.line(1, "}")
+        case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked):
+            pr.line(1, "battle {", rule)
+            pr.line(2, f"blocker: {obj(blocker)}.", blocker)
+            for word, sentences in (("blocked", blocked), ("unblocked", unblocked)):
+                pr.line(2, f"{word} {{", sentences[0])
+                pr.body(3, sentences)
+                pr.line(2, "}")
+            pr.line(1, "}")
+        case n.TriggerOrder(keys=keys):
+            pr.line(1, f"trigger order: {order_keys(keys)}.", rule)
+        case n.Checks(body=body):
+            pr.line(1, "checks {", rule)
+            pr.body(2, body)
+            pr.line(1, "}")
+        case n.LoseRule(cond=c):
+            pr.line(1, f"a player loses when {cond(c)}.", rule)
+
+
+def _item(pr: _Printer, item: n.Item) -> None:
+    match item:
+        case n.Card(name=name, parts=parts, abilities=abilities):
+            pr.block(f"card {_string(name)}", item, [(card_part(p), p) for p in parts], abilities)
+        case n.KeywordDef(name=name, params=params, text=text, abilities=abilities):
+            head = f"keyword {name.value}" + (f"({', '.join(p.value for p in params)})" if params else "")
+            pr.block(head, item, [(f"text {_string(text)}", item)] if text is not None else [], abilities)
+        case n.StatusDef(name=name, settings=settings, text=text, abilities=abilities):
+            parts = [(f"{k} {v}", item) for k, v in settings]
+            parts += [(f"text {_string(text)}", item)] if text is not None else []
+            pr.block(f"status {name.value}", item, parts, abilities)
+        case n.Ruleset(name=name, rules=rules):
+            pr.line(0, f"ruleset {name.value} {{", item)
+            for rule in rules:
+                _rule(pr, rule)
+            pr.line(0, "}")
+
+
+def format_file(f: n.File, notes: list[tuple[int, str]] | None = None) -> str:
+    """Return a file's canonical text, with the given comments placed by line."""
+    pr = _Printer(notes or [])
+    for i, item in enumerate(f.items):
+        if i:
+            pr.line(0, "")
+        _item(pr, item)
+    pr.flush(0)
+    return "\n".join(pr.out).rstrip("\n") + "\n" if pr.out else ""
+
+
+def format_text(text: str, path: str = "<text>") -> str:
+    """Return the canonical form of card text (raises CompileError for text that does not parse)."""
+    return format_file(parse(text, path), comments(text))
