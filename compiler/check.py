@@ -88,12 +88,12 @@ class Checker:
         match part:
             case n.KindDecl(kind=kind):
                 self.known(kind, "card kind", self.sym.kinds)
-            case n.CostDecl(items=items):
-                for i in items:
-                    self.known(i.resource, "resource", self.sym.resources)
-            case n.StatsDecl(items=items):
-                for i in items:
-                    self.known(i.stat, "stat", self.sym.stats)
+            case n.CostDecl(items=costs):
+                for cost in costs:
+                    self.known(cost.resource, "resource", self.sym.resources)
+            case n.StatsDecl(items=stats):
+                for item in stats:
+                    self.known(item.stat, "stat", self.sym.stats)
             case n.KeywordsDecl(items=items):
                 for k in items:
                     self.keyword_use(k)
@@ -108,7 +108,7 @@ class Checker:
 
     def status(self, st: n.StatusDef) -> None:
         seen: set[str] = set()
-        for key, value in st.settings:
+        for key, _value in st.settings:
             if key in seen:
                 self.error("E104", f"status '{st.name.value}' has '{key}' twice", st)
             seen.add(key)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 # Each error kind has a stable code. Messages say what was found, what was expected, where.
 CODES = {

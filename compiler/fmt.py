@@ -285,7 +285,9 @@ class _Printer:
     def ability(self, depth: int, a: n.Ability) -> None:
         match a:
             case n.Triggered(subject=subject, event=event, condition=c):
-                who = subject.word if subject.kind != "filter" else f"{subject.word} {filter_(subject.filter)}"
+                who = subject.word
+                if subject.filter is not None:
+                    who += " " + filter_(subject.filter)
                 head = f"when {who} {event}"
             case n.Timed(whose=whose, phase=phase, condition=c):
                 head = f"at the start of {whose} " + (f"{phase.value} phase" if phase else "turn")
@@ -392,9 +394,9 @@ def _item(pr: _Printer, item: n.Item) -> None:
             head = f"keyword {name.value}" + (f"({', '.join(p.value for p in params)})" if params else "")
             pr.block(head, item, [(f"text {_string(text)}", item)] if text is not None else [], abilities)
         case n.StatusDef(name=name, settings=settings, text=text, abilities=abilities):
-            parts = [(f"{k} {v}", item) for k, v in settings]
-            parts += [(f"text {_string(text)}", item)] if text is not None else []
-            pr.block(f"status {name.value}", item, parts, abilities)
+            lines: list[tuple[str, n.Node]] = [(f"{k} {v}", item) for k, v in settings]
+            lines += [(f"text {_string(text)}", item)] if text is not None else []
+            pr.block(f"status {name.value}", item, lines, abilities)
         case n.Ruleset(name=name, rules=rules):
             pr.line(0, f"ruleset {name.value} {{", item)
             for rule in rules:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
+from typing import Any
 
 from compiler import nodes as n
 from compiler.lower_terms import Env, applies, class_name, cond, expr, field_, filter_const, obj
@@ -64,8 +65,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"
         case n.AttackAll(filter=f, order=order):
             return f"turns.attack_all(s, self, ctx, self.{filter_const(f, env)}, {order_code(order)})"
-    name, args = cost_item(e, env)
-    return f"fx.{name}(s, ctx, {', '.join(args)})"
+    primitive, args = cost_item(e, env)
+    return f"fx.{primitive}(s, ctx, {', '.join(args)})"
 
 
 def cost_item(e: n.Effect, env: Env) -> tuple[str, list[str]]:
@@ -190,7 +191,8 @@ def _static(a: n.Static, env: Env, taken: set[str], fields: list[dict]) -> dict:
     for sentence in a.body:
         guard = f"{cond(sentence.condition, env)} and " if sentence.condition else ""
         for e in sentence.effects:
-            test = env.function("applies", f"{SELF_ARGS}, c", [f"return {guard}{applies(e.target, env)}"])
+            target = getattr(e, "target", None)  # validation admits only effects with a target here
+            test = env.function("applies", f"{SELF_ARGS}, c", [f"return {guard}{applies(target, env)}"])  # type: ignore[arg-type]
             effects.append(_static_effect(e, env, test))
     late = env.constants + [field_("statics", "(" + ", ".join(effects) + ",)")]
     return {"name": class_name("Static ability", taken), "base": "Static", "fields": fields,
@@ -356,7 +358,7 @@ def _battle(battle: n.Battle, env: Env) -> list[dict]:
 # ---------------------------------------------------------------- files
 
 
-LOWER_ITEM = {n.Card: card_class, n.KeywordDef: keyword_class, n.StatusDef: status_class,
+LOWER_ITEM: dict[type, Any] = {n.Card: card_class, n.KeywordDef: keyword_class, n.StatusDef: status_class,
               n.Ruleset: ruleset_class}
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from compiler import nodes as n
 from compiler.symbols import Symbols, singular
 from runtime import vocabulary as v
+
 
 def class_name(text: str, taken: set[str]) -> str:
     """Return a safe, unique CamelCase identifier made only of the letters and digits of text."""

@@ -79,7 +79,7 @@ class ScriptedAgent:
             raise ScriptError(f"unscripted choice; the game offers: {', '.join(offered)}")
         want = self.choices[self.used]
         self.used += 1
-        for a, text in zip(actions, offered):
+        for a, text in zip(actions, offered, strict=True):
             if text == want or text.split("#")[0] == want:
                 return a
         raise ScriptError(f"scripted choice '{want}' is not offered; the game offers: {', '.join(offered)}")

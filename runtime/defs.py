@@ -5,8 +5,9 @@ A definition is immutable rules data plus straight-line methods; game state live
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 # A predicate over a candidate card or player: (state, ctx, candidate) -> bool.
 Pred = Callable[[Any, Any, int], bool]

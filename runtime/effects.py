@@ -6,6 +6,8 @@ does as much as it can ("do as many as possible" for non-cost amounts) and logs 
 
 from __future__ import annotations
 
+from typing import Any
+
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.state import Ctx, State
@@ -360,7 +362,7 @@ def restrict(s: State, ctx: Ctx, objs: list[int], flag: str, duration: str | Non
             s.cards[x].flags[flag] = expiry(s, ctx, duration)
 
 
-PRIMITIVES = {
+PRIMITIVES: dict[str, Any] = {
     "deal_damage": deal_damage, "destroy": destroy, "draw": draw, "gain": gain, "lose": lose,
     "give": give, "put_status": put_status, "remove": remove, "remove_damage": remove_damage,
     "return_to_hand": return_to_hand, "move_to_end": move_to_end, "create_token": create_token,

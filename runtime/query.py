@@ -8,7 +8,6 @@ change that can affect it (State.touch).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from runtime.defs import Ability, Filter
 from runtime.state import CardState, Ctx, State

@@ -279,7 +279,7 @@ def _transcript(s: State, sc: Scenario) -> list[str]:
     want = [text for _, text in sc.sections["transcript"]]
     if not want or want == s.log:
         return []
-    for i, (a, b) in enumerate(zip(want, s.log)):
+    for i, (a, b) in enumerate(zip(want, s.log, strict=False)):
         if a != b:
             return [f"transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
     return [f"transcript has {len(want)} lines, the game logged {len(s.log)}"]

@@ -27,8 +27,8 @@ class CardState:
     moves: int = 0
     statuses: dict[str, list] = field(default_factory=dict)  # name -> [stacks, expiry]
     mods: list[list] = field(default_factory=list)  # [stat, delta, expiry]
-    granted: dict[str, list] = field(default_factory=dict)  # keyword -> expiry
-    flags: dict[str, list] = field(default_factory=dict)  # flag -> expiry
+    granted: dict[str, list | None] = field(default_factory=dict)  # keyword -> expiry
+    flags: dict[str, list | None] = field(default_factory=dict)  # flag -> expiry
 
 
 @dataclass

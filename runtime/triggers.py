@@ -40,7 +40,7 @@ def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
         return ev["player"] >= 0 and ev["player"] in q.players_of(s, ctx, scope.who)
     if ev["card"] < 0:
         return False
-    return q.matches(s, ability, ctx, scope.filter, ev["card"])
+    return scope.filter is not None and q.matches(s, ability, ctx, scope.filter, ev["card"])
 
 
 def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:
