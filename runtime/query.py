@@ -189,6 +189,8 @@ def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, x: int) -> bool:
 
 def _zone_owners(s: State, ctx: Ctx, who: str) -> list[int]:
     if who in ("controller", "owner"):
+        if ctx.source < 0:
+            return []
         return [s.cards[ctx.source].controller if who == "controller" else s.cards[ctx.source].owner]
     return players_of(s, ctx, who)
 
@@ -199,8 +201,21 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     order = [(s.active + k) % n for k in range(n)]
     if f.kind == "player":
         return [~p for p in order if matches(s, ab, ctx, f, ~p)]
-    return [cid for p in order for cid in s.players[p].zones.get(f.zone, ())
-            if matches(s, ab, ctx, f, cid)]
+    # A zone list holds exactly the cards its player controls there, so control and whose-zone
+    # narrow the lists to read instead of being tested card by card.
+    if f.control is not None:
+        order = [p for p in order if p in players_of(s, ctx, f.control)]
+    if f.zone_of is not None:
+        order = [p for p in order if p in _zone_owners(s, ctx, f.zone_of)]
+    cards, defs = s.cards, s.game.cards
+    out = []
+    for p in order:
+        for cid in s.players[p].zones.get(f.zone, ()):
+            if f.kind != "card" and defs[cards[cid].name].kind != f.kind:
+                continue
+            if f.pred is None or f.pred(ab, s, ctx, cid):
+                out.append(cid)
+    return out
 
 
 def position(s: State, cid: int) -> int:

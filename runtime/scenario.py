@@ -192,8 +192,15 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
     game = game or load_game(sc.ruleset)
     pause = _pause(sc)
     agent = ScriptedAgent([text for _, text in sc.sections["choices"]])
+    errors = [text.partition(": ")[2] for _, text in sc.sections["expect"] if text.startswith("error: ")]
     try:
         s = build_state(game, sc, pause)
+    except ValueError as err:  # a deck the ruleset refuses
+        wrong = [f"the set-up was refused with '{err}', expected '{e}'" for e in errors if e not in str(err)]
+        return Outcome(sc, wrong if errors else [f"the set-up was refused: {err}"], None)
+    if errors:
+        return Outcome(sc, [f"the set-up was accepted, expected the error '{errors[0]}'"], None)
+    try:
         while s.result is None and not engine.paused(s):
             if s.decision is None:
                 raise ScriptError("the game stopped without a decision")

@@ -1,25 +1,28 @@
-"""Shared test set-up: Hypothesis profiles and the compiled Simple Duel game."""
+"""Shared test setup: the project root, the compiled Simple Duel game and its decks, and
+throw-away copies of the card folders for tests that build.
+
+Every test that builds works on a copy under pytest's tmp_path, so nothing is ever written to the
+repository's own cards/ or generated/ folders.
+"""
 
 from __future__ import annotations
 
-import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-# CI runs the fixed, small budgets; CARDC_PROFILE=long runs the same properties much longer.
-settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=5000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("CARDC_PROFILE", "ci"))
+RULESET_FILE = ROOT / "cards" / "simple_duel" / "ruleset.card"
 
 
 @pytest.fixture(scope="session")
 def simple_duel():
+    """The Simple Duel game, loaded from the committed generated/simple_duel package."""
     from runtime.load import load_game
 
     return load_game("simple_duel")
@@ -27,8 +30,19 @@ def simple_duel():
 
 @pytest.fixture(scope="session")
 def simple_duel_decks(simple_duel):
+    """Every deck of cards/simple_duel/decks/, each a list of card names, sorted by file name."""
     from runtime.decks import load_deck
 
-    known = {n for n, c in simple_duel.cards.items() if not c.token}
+    known = {name for name, card in simple_duel.cards.items() if not card.token}
+    rs = simple_duel.ruleset
     paths = sorted((ROOT / "cards" / "simple_duel" / "decks").glob("*.deck"))
-    return [load_deck(p, known, simple_duel.ruleset.deck_size) for p in paths]
+    return [load_deck(p, known, rs.deck_size, rs.max_copies) for p in paths]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """Return a project folder holding a copy of the repository's cards/ and nothing else."""
+    root = tmp_path / "project"
+    root.mkdir()
+    shutil.copytree(ROOT / "cards", root / "cards")
+    return root

@@ -1,0 +1,99 @@
+"""Benchmarks: build times and game speed. One command: `python -m benchmarks.run`.
+
+Prints a Markdown table (the README quotes it). Not a test: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def bench_build() -> dict[str, float]:
+    """Return seconds for a cold build, a no-op rebuild and a one-card rebuild of every card folder."""
+    from compiler.build import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        shutil.copytree(ROOT / "cards", root / "cards")
+        cold = _timed(lambda: build(root))
+        noop = min(_timed(lambda: build(root)) for _ in range(3))
+        card = sorted((root / "cards").rglob("creatures.card"))[0]
+        card.write_text(card.read_text(encoding="utf-8") + "\n# benchmark edit\n", encoding="utf-8")
+        one = _timed(lambda: build(root))
+    return {"cold build (s)": cold, "no-op rebuild (s)": noop, "one-card rebuild (s)": one}
+
+
+def bench_games(ruleset: str, games: int) -> dict[str, float]:
+    """Return games per second, per-turn time and actions per second for seeded random games."""
+    from runtime import engine
+    from runtime.agents import RandomAgent
+    from runtime.decks import load_deck
+    from runtime.load import load_game
+
+    game = load_game(ruleset)
+    known = {n for n, c in game.cards.items() if not c.token}
+    decks = [load_deck(p, known) for p in sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))]
+    turns = actions = 0
+    per_game = []
+    for seed in range(games):
+        start = time.perf_counter()
+        s = game.new_game([decks[seed % len(decks)], decks[(seed + 1) % len(decks)]], seed)
+        agents = [RandomAgent(seed * 2), RandomAgent(seed * 2 + 1)]
+        while not engine.is_terminal(s):
+            engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
+        per_game.append(time.perf_counter() - start)
+        turns += s.turn
+        actions += s.actions_taken
+    total = sum(per_game)
+    return {"games per second": games / total, "ms per turn": 1000 * total / turns,
+            "decisions per second": actions / total, "median game (ms)": 1000 * statistics.median(per_game),
+            "turns per game": turns / games}
+
+
+def bench_memory(ruleset: str, games: int) -> dict[str, float]:
+    """Return the peak Python heap while playing games, and the process's peak RSS."""
+    tracemalloc.start()
+    bench_games(ruleset, games)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"peak traced heap (MiB)": peak / 2**20, "peak RSS (MiB)": rss_kib / 1024}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--ruleset", default="simple_duel")
+    p.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = p.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    figures = {**bench_build(), **bench_games(args.ruleset, args.games), **bench_memory(args.ruleset, 50)}
+    print(f"| benchmark ({args.ruleset}, {args.games} games, one core) | value |")
+    print("|---|---|")
+    for name, value in figures.items():
+        print(f"| {name} | {value:.3f} |")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
