@@ -412,7 +412,9 @@ def _code_of(cls: dict) -> list[str]:
 
 def imports(classes: list[dict]) -> list[str]:
     """Return the import lines a module needs: only the runtime names its code uses."""
-    words = set(re.findall(r"[A-Za-z_]+", " ".join(c for cls in classes for c in _code_of(cls))))
+    code = " ".join(c for cls in classes for c in _code_of(cls))
+    code = re.sub(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"", "''", code)  # names inside strings do not count
+    words = set(re.findall(r"[A-Za-z_]+", code))
     lines = [line for name, line in MODULES if name in words]
     used = [name for name in DEFS if name in words]
     if used:

@@ -39,10 +39,31 @@ def simple_duel_decks(simple_duel):
     return [load_deck(p, known, rs.deck_size, rs.max_copies) for p in paths]
 
 
+@pytest.fixture(scope="session")
+def cards_snapshot(tmp_path_factory) -> Path:
+    """Return one copy of the repository's cards/ taken at the start of the session, so every test
+    of a session sees the same cards even while the card files are being edited."""
+    root = tmp_path_factory.mktemp("cards_snapshot")
+    shutil.copytree(ROOT / "cards", root / "cards")
+    return root / "cards"
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def project(tmp_path: Path, cards_snapshot: Path) -> Path:
     """Return a project folder holding a copy of the repository's cards/ and nothing else."""
     root = tmp_path / "project"
     root.mkdir()
-    shutil.copytree(ROOT / "cards", root / "cards")
+    shutil.copytree(cards_snapshot, root / "cards")
+    return root
+
+
+@pytest.fixture(scope="session")
+def built_snapshot(tmp_path_factory, cards_snapshot: Path) -> Path:
+    """Return a project built once per session from the session's copy of cards/ (do not modify)."""
+    from compiler.build import build
+
+    root = tmp_path_factory.mktemp("built_snapshot")
+    shutil.copytree(cards_snapshot, root / "cards")
+    report = build(root)
+    assert {action for action, _ in report.actions} == {"wrote"}
     return root
