@@ -14,6 +14,7 @@ from compiler.symbols import Symbols, singular
 from runtime import vocabulary as v
 
 COSTS = sorted(k for k, e in v.EFFECTS.items() if e.cost)
+RULESET_NAMES = ("card kind", "stat", "resource", "phase", "zone")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
 
 
@@ -27,6 +28,7 @@ class Scope:
     candidate: str = ""  # 'card' or 'player' inside a filter's 'with' clauses
     targets: int = 0
     static: bool = False
+    amount: bool = False  # the triggering event has an amount ('the amount')
 
 
 @dataclass
@@ -42,7 +44,12 @@ class Checker:
         """Report an unknown name with the closest known one; return whether it is known."""
         if name.value in table:
             return True
-        self.error("E101", f"unknown {what} '{name.value}'{did_you_mean(name.value, table)}", name)
+        if self.sym.ruleset is None and what in RULESET_NAMES:
+            return False  # the missing ruleset is reported once; its names are not guessed at
+        hint = did_you_mean(name.value, table)
+        if not hint:
+            hint = f"; known: {quoted_list(table)}" if table else f"; no {what} is defined"
+        self.error("E101", f"unknown {what} '{name.value}'{hint}", name)
         return False
 
     # ------------------------------------------------------------ files and items
@@ -65,7 +72,8 @@ class Checker:
             self.error("E103", f"card '{card.name}' has no kind; expected 'kind' and one of: "
                                f"{quoted_list(self.sym.kinds)}", card)
         for part_type, word in ((n.KindDecl, "kind"), (n.CostDecl, "cost"), (n.StatsDecl, "stats"),
-                                (n.TextDecl, "text"), (n.KeywordsDecl, "keywords")):
+                                (n.TextDecl, "text"), (n.KeywordsDecl, "keywords"), (n.AttrsDecl, "attributes"),
+                                (n.TokenDecl, "token")):
             repeats = [p for p in card.parts if isinstance(p, part_type)][1:]
             for p in repeats:
                 self.error("E104", f"card '{card.name}' has '{word}' twice", p)
@@ -77,6 +85,9 @@ class Checker:
             if isinstance(a, n.SpellEffect) and kind and not resolves:
                 self.error("E106", f"'effect:' is for cards of a kind that resolves; '{kind}' enters "
                                    "the field (use 'when this ...' or 'static:')", a)
+            elif not isinstance(a, n.SpellEffect) and kind and resolves:
+                self.error("E106", f"a {kind} never stays on the field, so its triggered and static "
+                                   "abilities would never be active; put its effect in 'effect:'", a)
         self.abilities(card.abilities, Scope("card"))
 
     def _traits(self) -> dict[str, tuple[str, ...]]:
@@ -121,6 +132,7 @@ class Checker:
             inner = replace(scope)
             if isinstance(a, n.Triggered):
                 inner.event_about = self.trigger(a)
+                inner.amount = v.EVENT_PHRASES[a.event].has_amount
             elif isinstance(a, n.Timed):
                 if a.phase is not None:
                     self.known(a.phase, "phase", self.sym.phases)
@@ -149,8 +161,15 @@ class Checker:
     def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None:
         after_cost = False
         for s in sentences:
+            if scope.static and s.mode != "do":
+                self.error("E106", "a static ability states facts; 'you may', costs and 'if you do' "
+                                   "belong in triggered abilities", s)
+            if s.mode == "may" and 0 < sum(v.EFFECTS[type(e).__name__].cost for e in s.effects) < len(s.effects):
+                self.error("E106", "a 'you may' sentence is all costs or all effects; split it, e.g. "
+                                   "'you may pay 1 mana. if you do, draw 1 card.'", s)
             if s.mode in ("if_you_do", "if_you_dont") and not after_cost:
-                self.error("E108", "'if you do' must follow a 'you may ...' or 'as a cost, ...' sentence", s)
+                said = "if you do" if s.mode == "if_you_do" else "if you don't"
+                self.error("E108", f"'{said}' must follow a 'you may ...' or 'as a cost, ...' sentence", s)
             if s.mode in ("may", "must_pay"):
                 after_cost = True
             if s.mode == "must_pay":
@@ -173,6 +192,7 @@ class Checker:
         if scope.static and not spec.static:
             self.error("E106", f"'{word}' cannot be a static ability; static abilities say 'gets', "
                                "\"can't\", 'has' or 'damage to ... is reduced by'", e)
+            return
         if not scope.static and type(e) is n.ReduceDamage:
             self.error("E106", "'damage to ... is reduced by' only works as a static ability", e)
         if scope.static and getattr(e, "duration", None) is not None:
@@ -192,8 +212,12 @@ class Checker:
                 self.known(stat, "stat", self.sym.stats)
             case n.PutStatus(status=st):
                 self.known(st, "status", self.sym.statuses)
-            case n.Give(name=name) | n.Grant(name=name) | n.Remove(name=name):
-                self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
+            case n.Give(name=name) | n.Remove(name=name):
+                if self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses}):
+                    self.no_params(name)
+            case n.Grant(name=name):
+                if self.known(name, "keyword", self.sym.keywords):
+                    self.no_params(name)
             case n.CreateToken(card=card):
                 if card not in self.sym.cards:
                     self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)
@@ -203,6 +227,13 @@ class Checker:
                 self.order(order)
             case n.AttackAll(order=order):
                 self.order(order)
+
+    def no_params(self, name: n.Name) -> None:
+        """Report granting a keyword that needs arguments (a grant cannot give them)."""
+        kw = self.sym.keywords.get(name.value)
+        if kw is not None and kw.params:
+            self.error("E107", f"keyword '{name.value}' takes {len(kw.params)} argument(s); only keywords "
+                               "without arguments can be given or granted", name)
 
     def kind_name(self, k: n.Name) -> None:
         if singular(k.value, self.sym.kinds) not in self.sym.kinds:
@@ -229,6 +260,13 @@ class Checker:
             case n.It() if scope.targets == 0 and not scope.event_about:
                 self.error("E110", "'it' refers to nothing here: no target was named before it and no "
                                    "event card triggered this ability", t)
+            case n.EventObject(noun=noun):
+                self.event_object(noun, scope)
+            case n.EventAmount() if not scope.amount:
+                self.error("E105", "'the amount' is the amount of the event that triggered this ability "
+                                   "(damage taken or dealt, life lost or gained); there is none here", t)
+            case n.Controls(player=player) if not isinstance(player, n.PlayerRef):
+                self.error("E105", "who controls: say 'you', 'the opponent' or 'the defending player'", t)
             case n.Param(name=name):
                 self.param(name, scope)
             case n.StatOf(stat=stat, ref=ref):
@@ -264,7 +302,17 @@ class Checker:
                                f"{' (' + quoted_list(known) + ')' if known else ' and there are none here'}"
                                f"{hint}", name)
 
+    def event_object(self, noun: n.Name, scope: Scope) -> None:
+        words = ("card", "player") + tuple(self.sym.kinds)
+        if singular(noun.value, self.sym.kinds) not in words:
+            self.known(noun, "word after 'that'", words)
+        elif not scope.event_about:
+            self.error("E110", f"'that {noun.value}' refers to the card or player of the triggering "
+                               "event, and nothing triggered this ability", noun)
+
     def possessive(self, pos: str, node: n.Node, scope: Scope) -> None:
+        if pos in ("its", "its owner's") and scope.owner in ("ruleset", "lose_rule"):
+            self.error("E105", f"'{pos}' means the card an ability is on; a ruleset has none", node)
         if pos == "their" and scope.owner != "lose_rule":
             self.error("E105", "'their' means the player a lose rule is checked for; here say 'your' or "
                                "'the opponent's'", node)
@@ -367,14 +415,19 @@ def validate(files: list[n.File], sym: Symbols) -> list[Diagnostic]:
 
 def _duplicates(files: list[n.File], checker: Checker) -> None:
     seen: dict[tuple[str, str], str] = {}
+    rulesets: list[str] = []
     for f in files:
         checker.path = f.path
         for item in f.items:
             what, name = _item_name(item)
             if (what, name) in seen:
                 checker.error("E102", f"{what} '{name}' is defined twice; first at {seen[(what, name)]}", item)
+            elif what == "ruleset" and rulesets:
+                checker.error("E102", f"a folder holds one ruleset; '{name}' comes after {rulesets[0]}", item)
             else:
-                seen[(what, name)] = f"{f.path}:{item.loc.line}"
+                seen[(what, name)] = f"{f.path}:{item.loc.line}:{item.loc.col}"
+                if what == "ruleset":
+                    rulesets.append(f"'{name}' at {seen[(what, name)]}")
 
 
 def _item_name(item: n.Item) -> tuple[str, str]:

@@ -30,8 +30,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     for action, path in report.actions:
         if action != "unchanged" or args.verbose:
             print(f"{action:9} {path}")
-    wrote = sum(1 for a, _ in report.actions if a != "unchanged")
-    print(f"{wrote} file{'s' * (wrote != 1)} written, {len(report.actions) - wrote} unchanged")
+    counts = {a: sum(1 for x, _ in report.actions if x == a) for a in ("wrote", "removed", "unchanged")}
+    print(f"{counts['wrote']} written, {counts['removed']} removed, {counts['unchanged']} unchanged")
     return 0
 
 
@@ -108,6 +108,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.root = args.root.resolve()
+    if args.command in ("build", "check") and not (args.root / "cards").is_dir():
+        print(f"cardc: {args.root} has no cards/ folder; give the project folder with --root", file=sys.stderr)
+        return 1
     sys.path.insert(0, str(args.root))
     try:
         return int(args.func(args))

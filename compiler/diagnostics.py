@@ -21,11 +21,12 @@ CODES = {
     "E106": "not allowed here",
     "E107": "wrong number of arguments",
     "E108": "'if you do' without a cost before it",
-    "E109": "value out of range",
     "E110": "ambiguous 'it'",
-    "E201": "deck size",
+    "E201": "deck size or copies",
     "E202": "unknown card in deck",
+    "E203": "bad deck line",
     "E301": "path outside the project",
+    "E302": "file name cannot name a module",
 }
 
 
@@ -48,10 +49,10 @@ class Diagnostic:
         head = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
         if source is None or self.line < 1:
             return head
-        lines = source.splitlines()
+        lines = source.split("\n")  # the parser counts only \n as a line break
         if self.line > len(lines):
             return head
-        text = lines[self.line - 1].replace("\t", " ")
+        text = lines[self.line - 1].rstrip("\r").replace("\t", " ")
         caret = " " * (max(self.col, 1) - 1) + "^"
         return f"{head}\n    {text}\n    {caret}"
 

@@ -52,8 +52,9 @@ def effect(e: n.Effect, env: Env) -> str:
         case n.CreateToken(player=p, amount=a, card=card):
             return f"fx.create_token(s, ctx, {_you_or(p, env)}, {expr(a, env)}, {card!r})"
         case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
+            objects = obj(t, env)  # first, so that 'it' in the amount means this target
             delta = expr(a, env) if sign == "+" else f"-{expr(a, env)}"
-            return f"fx.modify(s, ctx, {obj(t, env)}, {delta}, {stat.value!r}, {_duration(d)})"
+            return f"fx.modify(s, ctx, {objects}, {delta}, {stat.value!r}, {_duration(d)})"
         case n.Restrict(target=t, restriction=r):
             return f"fx.restrict(s, ctx, {obj(t, env)}, {v.RESTRICTIONS[r]!r}, None)"
         case n.Grant(target=t, name=name):
@@ -183,7 +184,7 @@ def _scope(subject: n.Subject, env: Env) -> str:
     if subject.kind == "player":
         return f"Scope('player', {v.SUBJECT_PLAYERS[subject.word]!r})"
     assert subject.filter is not None
-    return f"Scope('filter', filter={filter_const(subject.filter, env)})"
+    return f"Scope('filter', filter={filter_const(subject.filter, env, any_zone=True)})"
 
 
 def _static(a: n.Static, env: Env, taken: set[str], fields: list[dict]) -> dict:

@@ -84,7 +84,7 @@ def expr(e: n.Expr, env: Env) -> str:
         case n.Stacks(status=st, ref=ref):
             return f"fx.stacks(s, {obj(ref, env)}, {st.value!r})"
         case n.EventAmount():
-            return 'ctx.event["amount"]'
+            return 'ctx.event.get("amount", 0)'
         case n.TurnNumber():
             return "s.turn"
         case n.OwnTurnNumber(possessive=pos):
@@ -124,7 +124,7 @@ def cond(c: n.Cond, env: Env) -> str:
         case n.Lacks(name=name):
             return f"(not fx.has(s, [c], {name.value!r}))"
         case n.Controls(player=player, quantity=quantity, filter=f):
-            control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"
+            control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
             counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control)})"
             return f"({counted} == 0)" if quantity == "no" else f"({counted} > 0)"
         case n.AllOf(left=left, right=right):
@@ -139,14 +139,20 @@ def cond(c: n.Cond, env: Env) -> str:
 # ---------------------------------------------------------------- objects and filters
 
 
-def filter_code(f: n.Filter, env: Env, control: str | None = None) -> str:
-    """Return the code of a runtime Filter for a filter phrase, with a predicate for its 'with's."""
+def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> str:
+    """Return the code of a runtime Filter for a filter phrase, with a predicate for its 'with's.
+
+    any_zone: a trigger's subject, which matches its card wherever the event finds it (a spell
+    being played is in staging; a destroyed creature is on its way to the graveyard).
+    """
     kind = singular(f.kind.value, env.symbols.kinds)
     args = [repr(kind)]
     ctl = control or (v.CONTROL_WORDS[f.control] if f.control else None)
     args.append(repr(ctl))
     if f.zone is not None:
         args += [f"zone={f.zone.zone.value!r}", f"zone_of={v.POSSESSIVES[f.zone.possessive]!r}"]
+    elif any_zone:
+        args.append("zone=''")
     if f.withs:
         inner = Env(env.symbols, env.where, env.owner, env.params, env.event_about, candidate=True,
                     functions=env.functions, constants=env.constants)
@@ -155,8 +161,8 @@ def filter_code(f: n.Filter, env: Env, control: str | None = None) -> str:
     return f"Filter({', '.join(args)})"
 
 
-def filter_const(f: n.Filter, env: Env, control: str | None = None) -> str:
-    return env.constant(filter_code(f, env, control))
+def filter_const(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> str:
+    return env.constant(filter_code(f, env, control, any_zone))
 
 
 def obj(o: n.Object, env: Env) -> str:

@@ -11,12 +11,23 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lark import PostLex
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from compiler import nodes as n
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
+
+
+class _WholeWords(PostLex):
+    """Keeps NAME in every state of the contextual lexer, so a keyword is only ever a whole word:
+    'whenthis' is one (unexpected) name, never 'when' followed by 'this'."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
 
 
 @lru_cache(maxsize=1)
@@ -25,6 +36,7 @@ def _lark() -> Lark:
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
+        postlex=_WholeWords(),
         strict=True,
         propagate_positions=True,
         maybe_placeholders=False,
@@ -38,17 +50,28 @@ def parse(text: str, path: str = "<text>") -> n.File:
         items = _ToAst().transform(tree)
     except UnexpectedInput as err:
         raise CompileError([_syntax_error(err, path)]) from None
-    except RecursionError:
+    except (RecursionError, VisitError) as err:
+        if isinstance(err, VisitError) and not isinstance(err.orig_exc, RecursionError):
+            raise
         raise CompileError([Diagnostic("E004", "expression nested too deeply", path, 1, 1)]) from None
     return n.File(n.Loc(1, 1), path, tuple(items))
 
 
+DESCRIBED = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "the end of the file",
+             "COMPARE": "a comparison"}
+
+
+def _expected(terminals) -> str:
+    """Return 'a name, a number, or one of 'a', 'all', ...' for a set of expected terminals."""
+    described = sorted({DESCRIBED[t] for t in terminals if t in DESCRIBED})
+    words = [_pretty_terminal(t) for t in terminals if t not in DESCRIBED]
+    parts = described + ([f"one of {quoted_list(words)}" if len(set(words)) > 1 else f"'{words[0]}'"]
+                         if words else [])
+    return ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else "nothing"
+
+
 def _pretty_terminal(name: str) -> str:
-    """Return how a terminal is written in card text, e.g. 'when' for WHEN, 'a name' for NAME."""
-    special = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
-               "COMPARE": "a comparison"}
-    if name in special:
-        return special[name]
+    """Return how a terminal is written in card text, e.g. 'when' for WHEN."""
     for term in _lark().terminals:
         if term.name == name:
             return term.pattern.value if term.pattern.type == "str" else name
@@ -58,19 +81,29 @@ def _pretty_terminal(name: str) -> str:
 def _syntax_error(err: UnexpectedInput, path: str) -> Diagnostic:
     """Return the diagnostic for a Lark syntax error: what was found, what was expected, where."""
     if isinstance(err, UnexpectedCharacters):
-        char = err.char if err.char.isprintable() else repr(err.char)
-        expected = quoted_list(_pretty_terminal(t) for t in err.allowed or ())
-        msg = f"unexpected character '{char}'" + (f"; expected {expected}" if expected else "")
+        if err.char == '"':
+            msg = "string not closed: this '\"' has no closing '\"' on the same line"
+        else:
+            char = f"'{err.char}'" if err.char.isprintable() else f"U+{ord(err.char):04X}"
+            msg = f"unexpected character {char}"
+            if err.allowed:
+                msg += f"; expected {_expected(err.allowed)}"
         return Diagnostic("E002", msg, path, err.line, err.column)
     assert isinstance(err, (UnexpectedToken, UnexpectedEOF))
-    expected_words = [_pretty_terminal(t) for t in err.expected]
-    expected = quoted_list(expected_words)
     token = err.token
+    # The contextual lexer reports the terminals it could lex (keywords folded into NAME); the
+    # parser's own view of what could come next is exact.
+    parser_state = getattr(err, "interactive_parser", None)
+    expected = set(parser_state.accepts()) if parser_state is not None else set(err.expected)
     if token.type == "$END" or isinstance(err, UnexpectedEOF):
         line, col = _end_position(err)
-        return Diagnostic("E003", f"unexpected end of file; expected {expected}", path, line, col)
-    hint = did_you_mean(str(token), [w for w in expected_words if w.isalpha()]) if token.type == "NAME" else ""
-    msg = f"unexpected '{token}'; expected {expected}{hint}"
+        if "RBRACE" in expected:
+            return Diagnostic("E003", "unexpected end of file: a block opened with '{' is not closed with '}'",
+                              path, line, col)
+        return Diagnostic("E003", f"unexpected end of file; expected {_expected(expected)}", path, line, col)
+    words = [_pretty_terminal(t) for t in expected if t not in DESCRIBED]
+    hint = did_you_mean(str(token), [w for w in words if w.isalpha()]) if token.type == "NAME" else ""
+    msg = f"unexpected '{token}'; expected {_expected(expected)}{hint}"
     return Diagnostic("E001", msg, path, token.line or 1, token.column or 1)
 
 

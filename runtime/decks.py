@@ -9,14 +9,18 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class DeckProblem:
+    """A located deck problem; codes as in compiler/diagnostics.py (E201 size or copies, E202 unknown
+    card, E203 a line that is not 'N Card Name')."""
+
     path: str
     line: int
     col: int
+    code: str
     message: str
 
     def render(self, source: str) -> str:
-        """Return 'path:line:col: message' with the source line and a caret."""
-        head = f"{self.path}:{self.line}:{self.col}: {self.message}"
+        """Return 'path:line:col: CODE message' with the source line and a caret."""
+        head = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
         lines = source.splitlines()
         if not 1 <= self.line <= len(lines):
             return head
@@ -43,18 +47,18 @@ def parse_deck(text: str, path: str, known: set[str], size: int = 0, max_copies:
         count, name = (int(count_text), rest.strip()) if count_text.isdigit() else (1, body)
         name_col = col + (len(body) - len(body[len(count_text):].lstrip()) if count_text.isdigit() else 0)
         if count < 1:
-            problems.append(DeckProblem(path, number, col, f"a count must be at least 1, found {count}"))
+            problems.append(DeckProblem(path, number, col, "E203", f"a count must be at least 1, found {count}"))
         elif name not in known:
             close = difflib.get_close_matches(name, sorted(known), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            problems.append(DeckProblem(path, number, name_col, f"unknown card '{name}'{hint}"))
+            problems.append(DeckProblem(path, number, name_col, "E202", f"unknown card '{name}'{hint}"))
         else:
             deck += [name] * count
             if max_copies and deck.count(name) > max_copies:
-                problems.append(DeckProblem(path, number, col, f"'{name}' appears {deck.count(name)} times; "
+                problems.append(DeckProblem(path, number, col, "E201", f"'{name}' appears {deck.count(name)} times; "
                                                               f"at most {max_copies} are allowed"))
     if size and not problems and len(deck) != size:
-        problems.append(DeckProblem(path, 1, 1, f"the deck has {len(deck)} cards; it must have exactly {size}"))
+        problems.append(DeckProblem(path, 1, 1, "E201", f"the deck has {len(deck)} cards; it must have exactly {size}"))
     if problems:
         raise DeckError(problems, text)
     return deck

@@ -59,6 +59,9 @@ def _build_index(s: State) -> Index:
     on_field = [s.cards[i] for p in s.players for i in p.zones.get(ACTIVE_ZONE, ())]
     base = {c.id: card_abilities(s, c) for c in on_field}
     statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
+    # While grants are computed, stat reads see the statics found so far but never apply them
+    # (busy), so a grant whose filter reads a stat cannot recurse into this function.
+    s.index_cache = Index({}, statics, busy=True)
     granted = _static_grants(s, statics, on_field)
     listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
     for c in on_field:
@@ -69,6 +72,7 @@ def _build_index(s: State) -> Index:
         for a, ctx in abilities:
             if a.kind in ("triggered", "timed"):
                 listeners.setdefault(a.event, []).append((a, ctx))
+    s.index_cache = None
     return Index(listeners, statics)
 
 
@@ -178,7 +182,7 @@ def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, x: int) -> bool:
     c = s.cards[x]
     if f.kind != "card" and s.game.cards[c.name].kind != f.kind:
         return False
-    if c.zone != f.zone:
+    if f.zone and c.zone != f.zone:  # trigger scopes match cards in any zone unless one is named
         return False
     if f.control is not None and c.controller not in players_of(s, ctx, f.control):
         return False

@@ -38,9 +38,11 @@ def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
         return ev["card"] == ctx.source
     if scope.kind == "player":
         return ev["player"] >= 0 and ev["player"] in q.players_of(s, ctx, scope.who)
-    if ev["card"] < 0:
+    if scope.filter is None:
         return False
-    return scope.filter is not None and q.matches(s, ability, ctx, scope.filter, ev["card"])
+    if scope.filter.kind == "player":
+        return ev["player"] >= 0 and q.matches(s, ability, ctx, scope.filter, ~ev["player"])
+    return ev["card"] >= 0 and q.matches(s, ability, ctx, scope.filter, ev["card"])
 
 
 def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:

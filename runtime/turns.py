@@ -245,10 +245,12 @@ def _battle_damage(s: State, task: list) -> None:
     rs, b = s.game.ruleset, s.battle
     if s.cards[b["attacker"]].zone != q.ACTIVE_ZONE:
         return
+    # The attacker is the source of battle damage, so "when this deals damage" fires in combat.
+    ctx = Ctx(b["attacker"], s.active, ["ruleset", rs.name, 0])
     if b["blocker"] < 0:
-        rs.unblocked(s, rules_ctx(s))
+        rs.unblocked(s, ctx)
     elif s.cards[b["blocker"]].zone == q.ACTIVE_ZONE:
-        rs.blocked(s, rules_ctx(s))
+        rs.blocked(s, ctx)
 
 
 def _battle_end(s: State, task: list) -> None:

@@ -7,13 +7,23 @@ repository's own cards/ or generated/ folders.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# CI runs fixed, small budgets (derandomized: the same examples every run); CARDC_PROFILE=long runs
+# the same properties with 50 times the examples, randomized.
+settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=5000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("CARDC_PROFILE", "ci"))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -1,5 +1,7 @@
 """Error messages, word for word: every diagnostic a bad card folder gets, rendered with its caret.
 
+CARDC_UPDATE_ERRORS=1 rewrites the expected texts from the compiler's current output (review the diff).
+
 The cases live in tests/errors/cases.txt (format described at its top), so adding a case needs no
 Python edit. Each case is compiled as a ruleset folder holding a copy of the real Simple Duel
 ruleset plus the case's files.
@@ -7,6 +9,7 @@ ruleset plus the case's files.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -69,25 +72,59 @@ def load_cases(path: Path = CASES_FILE) -> list[Case]:
     return cases
 
 
+def _rewrite_expectations(path: Path = CASES_FILE) -> None:
+    """Rewrite every case's '--- expect' section with what the compiler says now (review the diff)."""
+    import tempfile
+
+    out, skipping = [], False
+    cases = {c.name: c for c in load_cases(path)}
+    name = None
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("=== case: "):
+            name, skipping = line[len("=== case: "):].strip(), False
+        if line.startswith("--- expect") and name in cases:
+            with tempfile.TemporaryDirectory() as tmp:
+                out += [line, *_compile(Path(tmp), cases[name].files).split("\n"), ""]
+            skipping = True
+            continue
+        if skipping and line.startswith("=== "):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    path.write_text("\n".join(out), encoding="utf-8")
+
+
 CASES = load_cases()
 
 
 def compile_case(tmp_path: Path, files: tuple[tuple[str, str], ...]) -> str:
     """Compile a ruleset folder with the case's files; return every diagnostic rendered."""
+    return _compile(tmp_path, files)
+
+
+def _compile(tmp_path: Path, files: tuple[tuple[str, str], ...]) -> str:
     folder = tmp_path / "cards" / FOLDER
     folder.mkdir(parents=True)
     shutil.copyfile(RULESET_FILE, folder / "ruleset.card")
     for file_name, text in files:
         (folder / file_name).write_bytes(text.encode("utf-8"))
-    with pytest.raises(CompileError) as info:
+    try:
         compile_project(tmp_path)
-    diagnostics = info.value.diagnostics
+    except CompileError as err:
+        diagnostics = err.diagnostics
+    else:
+        raise AssertionError("the case compiled without errors")
     assert diagnostics == sorted(diagnostics, key=Diagnostic.sort_key)
     rendered = []
     for d in diagnostics:
         source = (tmp_path / d.path).read_bytes().decode("utf-8", errors="replace")
         rendered.append(d.render(source))
     return "\n".join(rendered)
+
+
+if os.environ.get("CARDC_UPDATE_ERRORS"):
+    _rewrite_expectations()
+    CASES = load_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -129,8 +166,9 @@ def test_file_that_is_not_utf8(tmp_path):
     with pytest.raises(CompileError) as info:
         compile_project(tmp_path)
     [d] = info.value.diagnostics
-    assert (d.code, d.path, d.line, d.col) == ("E005", "cards/game/bad.card", 1, 1)
-    assert d.render(None) == "cards/game/bad.card:1:1: E005 byte 9 is not valid UTF-8"
+    assert (d.code, d.path, d.line, d.col) == ("E005", "cards/game/bad.card", 1, 10)
+    assert d.render(None) == ("cards/game/bad.card:1:10: E005 byte 0xFF is not valid UTF-8 "
+                              "(the file must be UTF-8 text)")
 
 
 def test_every_folder_is_checked_and_errors_are_sorted_across_folders(tmp_path):

@@ -1,0 +1,83 @@
+"""Tests exposing compiler bugs found while writing tests/ (kept out of the suite; see report)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path("/work/main")
+sys.path.insert(0, str(ROOT))
+
+from compiler.build import build, compile_project, stale  # noqa: E402
+from compiler.diagnostics import CompileError  # noqa: E402
+from compiler.parser import parse  # noqa: E402
+
+RULESET_FILE = ROOT / "cards" / "simple_duel" / "ruleset.card"
+
+
+def test_deeply_nested_expression_is_E004_not_a_lark_traceback():
+    deep = "(1 + " * 1000 + "1" + ")" * 1000
+    text = f'card "A" {{\n    kind spell\n    effect: deal {deep} damage to target creature.\n}}\n'
+    with pytest.raises(CompileError) as info:
+        parse(text, "a.card")
+    assert [d.code for d in info.value.diagnostics] == ["E004"]
+
+
+def test_render_shows_the_right_line_after_a_unicode_line_separator_in_a_string(tmp_path):
+    folder = tmp_path / "cards" / "game"
+    folder.mkdir(parents=True)
+    shutil.copyfile(RULESET_FILE, folder / "ruleset.card")
+    source = 'card "A" {\n    text "a\u2028b"\n    kind creture\n}\n'
+    (folder / "bad.card").write_text(source, encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_project(tmp_path)
+    [d] = info.value.diagnostics
+    assert d.render(source) == (
+        "cards/game/bad.card:3:10: E101 unknown card kind 'creture'; did you mean 'creature'?\n"
+        "        kind creture\n"
+        "             ^")
+
+
+def test_build_repairs_a_hand_edited_generated_file(tmp_path):
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    build(tmp_path)
+    victim = sorted((tmp_path / "generated").rglob("*.py"))[-1]
+    victim.write_text(victim.read_text(encoding="utf-8") + "HAND_EDIT = 1\n", encoding="utf-8")
+    build(tmp_path)  # `cardc check` says: "generated/ is stale ...; run `cardc build`"
+    assert stale(tmp_path) == []
+
+
+def test_two_rulesets_in_one_folder_are_an_error(tmp_path):
+    folder = tmp_path / "cards" / "game"
+    folder.mkdir(parents=True)
+    shutil.copyfile(RULESET_FILE, folder / "ruleset.card")
+    text = RULESET_FILE.read_text(encoding="utf-8").replace("ruleset simple_duel", "ruleset alpha")
+    (folder / "alpha.card").write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError):
+        compile_project(tmp_path)
+
+
+def test_generated_files_get_normal_permissions(tmp_path):
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    old = os.umask(0o022)
+    try:
+        build(tmp_path)
+    finally:
+        os.umask(old)
+    for path in (tmp_path / "generated").rglob("*.py"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+
+
+def test_root_without_cards_folder_is_an_error(tmp_path):
+    missing = tmp_path / "typo"
+    result = subprocess.run([sys.executable, "-m", "compiler", "--root", str(missing), "build"],
+                            cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert not missing.exists()
