@@ -147,7 +147,7 @@ def _unchanged_on_disk(path: Path, key: str) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     match = KEY_LINE.search(text)
-    return bool(match) and match.group(1) == key and match.group(2) == _body_hash(text[match.end():])
+    return match is not None and match.group(1) == key and match.group(2) == _body_hash(text[match.end():])
 
 
 def compile_project(root: Path, use_keys: bool = False) -> list[Output]:

@@ -274,9 +274,9 @@ class Checker:
                 self.known(stat, "resource" if isinstance(ref, n.PlayerRef) else "stat", table)
             case n.StatOwn(possessive=pos, stat=stat):
                 self.possessive(pos, t, scope)
-                player = v.POSSESSIVES[pos] not in ("controller", "owner")
-                self.known(stat, "resource" if player else "stat",
-                           self.sym.resources if player else self.sym.stats + v.CARD_NUMBERS)
+                of_player = v.POSSESSIVES[pos] not in ("controller", "owner")
+                self.known(stat, "resource" if of_player else "stat",
+                           self.sym.resources if of_player else self.sym.stats + v.CARD_NUMBERS)
             case n.Stacks(status=st):
                 self.known(st, "status", self.sym.statuses)
             case n.StatBound(stat=stat):

@@ -249,7 +249,7 @@ def sentence(s: n.Sentence) -> str:
 def comments(text: str) -> list[tuple[int, str]]:
     """Return the comments of a source text as (line, text), skipping '#' inside strings."""
     found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # only \n ends a line, as for the parser
         in_string = escaped = False
         for i, ch in enumerate(line):
             if in_string:

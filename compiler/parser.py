@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.lark import PostLex
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lark import PostLex
 
 from compiler import nodes as n
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list

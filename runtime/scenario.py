@@ -35,6 +35,7 @@ class Scenario:
     ruleset: str = ""
     seed: int = 1
     stop: str = "end"
+    has_transcript: bool = False  # a 'transcript:' header, even with no lines yet (for --update)
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=lambda: {k: [] for k in SECTIONS})
 
 
@@ -55,6 +56,7 @@ def read_scenario(path: Path) -> Scenario:
         current = None
         if line.endswith(":") and line[:-1] in SECTIONS:
             current = line[:-1]
+            sc.has_transcript = sc.has_transcript or current == "transcript"
         elif key == "scenario":
             sc.name, _, sc.title = rest.partition(": ")
         elif key in ("ruleset", "seed", "stop:"):
@@ -322,7 +324,7 @@ def run_paths(root: Path, paths: list[Path], update: bool = False) -> int:
             sc = read_scenario(path)
             if sc.ruleset not in games:
                 games[sc.ruleset] = load_game(sc.ruleset)
-            if update and sc.sections["transcript"]:
+            if update and sc.has_transcript:
                 sc.sections["transcript"] = []
                 out = run_scenario(sc, games[sc.ruleset])
                 if out.state is not None:
