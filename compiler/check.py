@@ -15,6 +15,8 @@ from runtime import vocabulary as v
 
 COSTS = sorted(k for k, e in v.EFFECTS.items() if e.cost)
 RULESET_NAMES = ("card kind", "stat", "resource", "phase", "zone")
+CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnToHand", "MoveToEnd", "Modify",
+             "Restrict", "Grant", "ReduceDamage")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
 
 
@@ -200,6 +202,8 @@ class Checker:
         if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
             self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
         self.effect_names(e, scope)
+        if type(e).__name__ in CARD_ONLY and _names_player(getattr(e, "target", None)):
+            self.error("E105", f"'{word}' works on cards, and this names a player", e)
         scope.targets += _count_targets(e)
         for child in _children(e):
             self.term(child, scope)
@@ -379,6 +383,13 @@ def _children(node: n.Node) -> list[n.Node]:
         elif isinstance(value, tuple):
             out += [x for x in value if isinstance(x, n.Node) and not isinstance(x, n.Name)]
     return out
+
+
+def _names_player(o: n.Node | None) -> bool:
+    """Return whether an object phrase means players, not cards."""
+    if isinstance(o, (n.PlayerRef, n.TargetPlayer)):
+        return True
+    return isinstance(o, n.EventObject) and o.noun.value == "player"
 
 
 def _count_targets(node: n.Node) -> int:

@@ -206,8 +206,8 @@ def effect(e: n.Effect) -> str:
         case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
             verb = "get" if _plural(t) else "gets"
             return f"{obj(t)} {verb} {sign}{amount(a)} {stat.value}{_until(d)}"
-        case n.Restrict(target=t, restriction=r):
-            return f"{obj(t)} can't {r}"
+        case n.Restrict(target=t, restriction=r, duration=d):
+            return f"{obj(t)} can't {r}{_until(d)}"
         case n.Grant(target=t, name=name):
             return f"{obj(t)} {'have' if _plural(t) else 'has'} {name.value}"
         case n.ReduceDamage(target=t, amount=a):

@@ -55,8 +55,8 @@ def effect(e: n.Effect, env: Env) -> str:
             objects = obj(t, env)  # first, so that 'it' in the amount means this target
             delta = expr(a, env) if sign == "+" else f"-{expr(a, env)}"
             return f"fx.modify(s, ctx, {objects}, {delta}, {stat.value!r}, {_duration(d)})"
-        case n.Restrict(target=t, restriction=r):
-            return f"fx.restrict(s, ctx, {obj(t, env)}, {v.RESTRICTIONS[r]!r}, None)"
+        case n.Restrict(target=t, restriction=r, duration=d):
+            return f"fx.restrict(s, ctx, {obj(t, env)}, {v.RESTRICTIONS[r]!r}, {_duration(d)})"
         case n.Grant(target=t, name=name):
             return f"fx.give(s, ctx, {obj(t, env)}, {name.value!r}, None)"
         case n.Stage():

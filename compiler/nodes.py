@@ -376,6 +376,7 @@ class Modify(Node):
 class Restrict(Node):
     target: Object
     restriction: str
+    duration: Duration | None
 
 
 @dataclass(frozen=True)

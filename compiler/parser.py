@@ -325,7 +325,7 @@ class _ToAst(Transformer):
         return n.Modify(_loc(meta), c[0], c[1], c[2], _name(c[3]), duration)
 
     def restrict(self, meta, c):
-        return n.Restrict(_loc(meta), c[0], c[1])
+        return n.Restrict(_loc(meta), c[0], c[1], c[2] if len(c) > 2 else None)
 
     def grant(self, meta, c):
         return n.Grant(_loc(meta), c[0], _name(c[1]))
@@ -370,6 +370,9 @@ class _ToAst(Transformer):
 
     def target_up_to(self, meta, c):
         return n.Target(_loc(meta), int(c[0]), True, c[1])
+
+    def event_player(self, meta, c):
+        return n.EventObject(_loc(meta), n.Name(_loc(meta), "player"))
 
     def target_player(self, meta, c):
         return n.TargetPlayer(_loc(meta))

@@ -12,6 +12,7 @@ from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.state import Ctx, State
 from runtime.triggers import emit
+from runtime.vocabulary import RESTRICTIONS
 
 # ---------------------------------------------------------------- objects
 
@@ -222,8 +223,9 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
 
 def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:
     for x in objs:
-        if not q.is_player(x):
+        if not q.is_player(x) and s.cards[x].damage:
             s.cards[x].damage = 0
+            s.say(f"damage is removed from {q.describe(s, x)}")
 
 
 def gain(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
@@ -358,8 +360,10 @@ def pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:
 
 def restrict(s: State, ctx: Ctx, objs: list[int], flag: str, duration: str | None) -> None:
     for x in objs:
-        if not q.is_player(x):
+        if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
             s.cards[x].flags[flag] = expiry(s, ctx, duration)
+            phrase = next(k for k, f in RESTRICTIONS.items() if f == flag)
+            s.say(f"{q.describe(s, x)} can't {phrase}" + (f" until {duration}" if duration else ""))
 
 
 PRIMITIVES: dict[str, Any] = {

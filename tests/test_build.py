@@ -289,10 +289,10 @@ def test_cli_check_and_build_exit_codes_and_output(project):
     lines = first.stdout.splitlines()
     assert sorted(line.split()[1] for line in lines[:-1] if line.startswith("wrote ")) == \
         sorted(expected_outputs(project))
-    assert lines[-1] == f"{count} files written, 0 unchanged"
+    assert lines[-1] == f"{count} written, 0 removed, 0 unchanged"
 
     second = cli(project, "build")
-    assert (second.returncode, second.stdout) == (0, f"0 files written, {count} unchanged\n")
+    assert (second.returncode, second.stdout) == (0, f"0 written, 0 removed, {count} unchanged\n")
 
     fresh = cli(project, "check")
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr

@@ -359,8 +359,10 @@ TARGET_CREATURE = n.Target(L, 1, False, filt("creature"))
     ("the opponent discards 1 card at random.", n.Discard(L, n.PlayerRef(L, "the opponent"), num(1))),
     ("up to 2 target creatures get -1 speed.",
      n.Modify(L, n.Target(L, 2, True, filt("creatures")), "-", num(1), N("speed"), None)),
-    ("a random creature can't be targeted.", n.Restrict(L, n.RandomOne(L, filt("creature")), "be targeted")),
-    ("this cannot attack.", n.Restrict(L, n.This(L), "attack")),
+    ("a random creature can't be targeted.", n.Restrict(L, n.RandomOne(L, filt("creature")), "be targeted", None)),
+    ("this cannot attack.", n.Restrict(L, n.This(L), "attack", None)),
+    ("it can't block until end of turn.", n.Restrict(L, n.It(L), "block", n.Duration(L, "end of turn"))),
+    ("deal 1 damage to that player.", n.DealDamage(L, n.Number(L, 1), n.EventObject(L, n.Name(L, "player")))),
     ("this has Frenzy.", n.Grant(L, n.This(L), N("Frenzy"))),
     ("creatures have Frenzy.", n.Grant(L, n.Each(L, filt("creatures")), N("Frenzy"))),
     ("damage to this is reduced by 1.", n.ReduceDamage(L, n.This(L), num(1))),
@@ -646,7 +648,7 @@ def test_every_whose_parses_in_a_timed_ability(words):
 
 @pytest.mark.parametrize("words", sorted(v.RESTRICTIONS))
 def test_every_restriction_parses(words):
-    assert effect_of(f"this can't {words}.") == n.Restrict(L, n.This(L), words)
+    assert effect_of(f"this can't {words}.") == n.Restrict(L, n.This(L), words, None)
 
 
 @pytest.mark.parametrize("words", sorted(v.KIND_TRAITS))
