@@ -53,5 +53,9 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
         if engine.is_terminal(state):
             return 0
         assert state.decision is not None
-        choice = agents[state.decision["player"]].choose(state, engine.legal_actions(state))
+        try:
+            choice = agents[state.decision["player"]].choose(state, engine.legal_actions(state))
+        except (EOFError, KeyboardInterrupt):
+            print("\ninput ended: the game is abandoned", file=sys.stderr)
+            return 1
         engine.apply_action(state, choice)

@@ -11,8 +11,10 @@ def _card(s: State, cid: int, viewer: int | None) -> str:
     if c.face_down and viewer is not None and viewer != c.controller:
         return f"face-down card#{cid}"
     parts = [q.describe(s, cid)]
-    stats = [f"{name} {q.stat(s, cid, name)}" for name in s.game.ruleset.stats
-             if name in s.game.cards[c.name].stats]
+    cost = ", ".join(f"{n} {r}" for r, n in s.game.cards[c.name].cost.items())
+    stats = [f"cost {cost}"] if cost and c.zone != "field" else []
+    stats += [f"{name} {q.stat(s, cid, name)}" for name in s.game.ruleset.stats
+              if name in s.game.cards[c.name].stats]
     if c.damage:
         stats.append(f"damage {c.damage}")
     stats += [f"{name} x{held[0]}" for name, held in sorted(c.statuses.items())]
