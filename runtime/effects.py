@@ -351,7 +351,7 @@ def can_pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:
 def pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:
     """Pay all the costs of a cost sentence, all or nothing; return whether they were paid."""
     if not can_pay(s, ctx, costs):
-        s.say(f"{q.describe(s, ctx.source)}: the cost cannot be paid")
+        s.say(f"{q.shown(s, ctx.source)}: the cost cannot be paid")
         return False
     for what, objs, *args in costs:
         PRIMITIVES[what](s, ctx, objs, *args)

@@ -164,7 +164,7 @@ def apply_action(s: State, action: Action) -> None:
         ctx = find_item(s, d["item"])
         assert ctx is not None
         ctx.answers[d["index"]] = kind == "yes"
-        s.say(f"P{d['player'] + 1} answers {kind} ({q.describe(s, ctx.source)})")
+        s.say(f"P{d['player'] + 1} answers {kind} ({q.shown(s, ctx.source)})")
     run(s)
 
 
@@ -176,7 +176,7 @@ def _record_target(s: State, d: dict, x: int | None) -> None:
         slot.append([None, 0])  # a stop marker for 'up to' slots, dropped on resolution
         return
     slot.append([x, -1 if q.is_player(x) else s.cards[x].moves])
-    s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.describe(s, ctx.source)})")
+    s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.shown(s, ctx.source)})")
 
 
 def is_terminal(s: State) -> bool:

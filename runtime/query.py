@@ -229,6 +229,13 @@ def position(s: State, cid: int) -> int:
     return zone.index(cid) if cid in zone else len(zone)
 
 
+def shown(s: State, x: int) -> str:
+    """Return how the public log names an object: a face-down card is not named until revealed."""
+    if not is_player(x) and s.cards[x].face_down:
+        return f"a face-down card#{x}"
+    return describe(s, x)
+
+
 def describe(s: State, x: int) -> str:
     """Return how the log names an object: 'Cinder Hound#12' or 'P1'."""
     if is_player(x):

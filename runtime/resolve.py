@@ -42,14 +42,14 @@ def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) ->
         options = [x for x in candidates(s, ab, ctx, spec) if x not in taken]
         if not options:
             if not chosen and not spec.up_to:
-                s.say(f"{q.describe(s, ctx.source)}: no legal target; the ability is removed")
+                s.say(f"{q.shown(s, ctx.source)}: no legal target; the ability is removed")
                 s.stack.remove(ctx)
                 return False
             continue
         if len(options) <= spec.count - len(chosen) and not spec.up_to:
             for x in options:
                 chosen.append([x, -1 if q.is_player(x) else s.cards[x].moves])
-                s.say(f"{q.describe(s, ctx.source)} targets {q.describe(s, x)}")
+                s.say(f"{q.shown(s, ctx.source)} targets {q.describe(s, x)}")
             continue
         s.ask(task, ctx.controller, "target", options, item=ctx.item, slot=slot, can_stop=spec.up_to)
         return False
@@ -78,17 +78,17 @@ def resolve_task(s: State, task: list) -> None:
         return
     ab = s.game.ability(ctx.ability)
     if not _source_present(s, ab, ctx):
-        s.say(f"{q.describe(s, ctx.source)} has left the field; its ability is lost")
+        s.say(f"{q.shown(s, ctx.source)} has left the field; its ability is lost")
         s.stack.remove(ctx)
         return
     if not _answer_mays(s, task, ctx, ab) or not _choose(s, task, ctx, ab, at_resolution=True):
         return
     s.stack.remove(ctx)
     if not _recheck(s, ab, ctx):
-        s.say(f"{q.describe(s, ctx.source)}: every target is gone; the ability fizzles")
+        s.say(f"{q.shown(s, ctx.source)}: every target is gone; the ability fizzles")
         return
     if ab.has_condition and not ab.condition(s, ctx):
-        s.say(f"{q.describe(s, ctx.source)}: the condition no longer holds")
+        s.say(f"{q.shown(s, ctx.source)}: the condition no longer holds")
         return
     _resolve(s, ab, ctx)
 
@@ -110,7 +110,7 @@ def _answer_mays(s: State, task: list, ctx: Ctx, ab: Ability) -> bool:
             continue
         if may.payable is not None and not may.payable(ab, s, ctx):
             ctx.answers[may.index] = False
-            s.say(f"{q.describe(s, ctx.source)}: the optional cost cannot be paid")
+            s.say(f"{q.shown(s, ctx.source)}: the optional cost cannot be paid")
             continue
         s.ask(task, ctx.controller, "may", [1, 0], item=ctx.item, index=may.index)
         return False

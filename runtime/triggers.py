@@ -70,7 +70,8 @@ def stack_pending(s: State) -> None:
     for ctx in pending:
         ctx.item = s.next_id()
         s.stack.append(ctx)
-        s.say(f"{q.describe(s, ctx.source)} triggers ({s.game.ability(ctx.ability).where})")
+        where = "" if s.cards[ctx.source].face_down else f" ({s.game.ability(ctx.ability).where})"
+        s.say(f"{q.shown(s, ctx.source)} triggers{where}")
     # The task agenda is last-in first-out: push so that targets are chosen in order, then the
     # first trigger resolves first.
     for ctx in reversed(pending):

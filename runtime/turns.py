@@ -149,10 +149,6 @@ def play_staged(s: State, ctx: Ctx, kinds: tuple[str, ...], order: tuple) -> Non
     s.tasks.extend(["play", cid] for cid in reversed(staged))
 
 
-def _shown(s: State, cid: int) -> str:
-    return f"a face-down card#{cid}" if s.cards[cid].face_down else q.describe(s, cid)
-
-
 def _play(s: State, task: list) -> None:
     cid = task[1]
     c, cdef = s.cards[cid], s.game.cards[s.cards[task[1]].name]
@@ -166,14 +162,14 @@ def _play(s: State, task: list) -> None:
     elif effect is not None and not resolve.has_targets(s, cdef.abilities[effect], ctx):
         reason = "it has no legal target"
     if reason:
-        s.say(f"{_shown(s, cid)} returns to the hand: {reason}")
+        s.say(f"{q.shown(s, cid)} returns to the hand: {reason}")
         c.face_down = False
         fx.move(s, cid, "hand")
         return
     for r, n in cdef.cost.items():
         res[r] -= n
     paid = ", ".join(f"{n} {r}" for r, n in cdef.cost.items()) or "nothing"
-    s.say(f"P{c.controller + 1} plays {_shown(s, cid)}, paying {paid}")
+    s.say(f"P{c.controller + 1} plays {q.shown(s, cid)}, paying {paid}")
     if "enters the field" in traits:
         _enter_field(s, cid, traits)
     elif effect is not None:
