@@ -21,6 +21,7 @@ CARDS = {
     "Bloodtithe Surge": spells.BloodtitheSurge,
     "Bonfire Colossus": creatures.BonfireColossus,
     "Brashfeather Chick": creatures.BrashfeatherChick,
+    "Briarback Hedgehog": creatures.BriarbackHedgehog,
     "Brinehook Angler": creatures.BrinehookAngler,
     "Carrion Pecker": creatures.CarrionPecker,
     "Cinder Altar": keep_spells.CinderAltar,
@@ -60,6 +61,7 @@ CARDS = {
     "Mindleak Whisper": spells.MindleakWhisper,
     "Mirelight Shepherd": creatures.MirelightShepherd,
     "Moss Poultice": spells.MossPoultice,
+    "Nettle Ward": counters.NettleWard,
     "Ossuary Bell": keep_spells.OssuaryBell,
     "Pact of Ash": keep_spells.PactOfAsh,
     "Paired Barbs": spells.PairedBarbs,
@@ -90,6 +92,7 @@ CARDS = {
     "Sundering Quake": spells.SunderingQuake,
     "Tallowmark Hexer": creatures.TallowmarkHexer,
     "Tanglecord Trap": counters.TanglecordTrap,
+    "Thorn Blessing": spells.ThornBlessing,
     "Thornmesh Sentinel": creatures.ThornmeshSentinel,
     "Tideclock Spire": keep_spells.TideclockSpire,
     "Tidewalker Crab": creatures.TidewalkerCrab,
@@ -116,5 +119,6 @@ KEYWORDS = {
 STATUSES = {
     "Ashmark": keywords.AshmarkStatus,
     "Braced": keywords.BracedStatus,
+    "Thornhide": keywords.ThornhideStatus,
     "Warspark": keywords.WarsparkStatus,
 }
