@@ -9,9 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import keyword
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +20,14 @@ from compiler import nodes as n
 from compiler.check import validate
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.emit import render
+from compiler.files import (
+    STAGING_PREFIX,
+    clean_staging,
+    inside,
+    inside_generated,
+    replace_folder,
+    write_atomic,
+)
 from compiler.lower import lower_file
 from compiler.parser import parse
 from compiler.symbols import collect
@@ -94,6 +100,9 @@ def compile_ruleset(root: Path, folder: Path, use_keys: bool) -> list[Output]:
     for path in sorted(folder.glob("*.card")):
         rel = path.relative_to(root).as_posix()
         try:
+            if not inside(root / "cards", path):
+                raise CompileError([Diagnostic("E301", "this card file links outside cards/; refusing to read it",
+                                               rel, 1, 1)])
             bad = _name_problem(path, rel)
             if bad:
                 raise CompileError([bad])
@@ -164,53 +173,48 @@ def compile_project(root: Path, use_keys: bool = False) -> list[Output]:
     return outputs
 
 
-def _inside_generated(root: Path, rel: str) -> Path:
-    """Return the absolute path of an output, refusing any path outside generated/."""
-    target = (root / rel).resolve()
-    gen = (root / "generated").resolve()
-    if gen not in target.parents:
-        raise CompileError([Diagnostic("E301", f"refusing to write outside generated/: {rel}", rel, 1, 1)])
-    return target
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file through a temporary file in the same folder and a rename: old or new, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cardc-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a generated file is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _orphans(root: Path, outputs: list[Output]) -> list[str]:
     """Return generated .py files that no card file produces any more."""
     wanted = {o.path for o in outputs}
     gen = root / "generated"
-    found = sorted(p.relative_to(root).as_posix() for p in gen.rglob("*.py")) if gen.is_dir() else []
+    found = sorted(p.relative_to(root).as_posix() for p in gen.rglob("*.py")
+                   if gen.is_dir() and not any(part.startswith(STAGING_PREFIX) for part in p.parts))
     return [p for p in found if p not in wanted]
 
 
 def build(root: Path) -> Report:
-    """Write every generated file whose source or compiler changed; remove orphans; report each action."""
+    """Write every generated file whose source or compiler changed; remove orphans; report each action.
+
+    A ruleset folder with any change is replaced whole, in one step (compiler/files.py).
+    """
     report = Report(compile_project(root, use_keys=True))
+    clean_staging(root / "generated")
+    orphans = set(_orphans(root, report.outputs))
+    folders: dict[str, list[Output]] = {}
     for out in report.outputs:
-        target = _inside_generated(root, out.path)
-        if out.text is None or (target.exists() and target.read_text(encoding="utf-8") == out.text):
-            report.actions.append(("unchanged", out.path))
-            continue
-        write_atomic(target, out.text)
-        report.actions.append(("wrote", out.path))
-    for orphan in _orphans(root, report.outputs):
-        _inside_generated(root, orphan).unlink()
-        report.actions.append(("removed", orphan))
+        folders.setdefault(str(Path(out.path).parent), []).append(out)
+    for folder, outs in sorted(folders.items()):
+        changed = [o for o in outs if o.text is not None and _differs(root, o)]
+        gone = sorted(p for p in orphans if str(Path(p).parent) == folder)
+        report.actions += [("wrote" if o in changed else "unchanged", o.path) for o in outs]
+        report.actions += [("removed", p) for p in gone]
+        if folder == "generated":
+            for o in changed:
+                write_atomic(inside_generated(root, o.path), o.text or "")
+        elif changed or gone:
+            texts = {Path(o.path).name: o.text if o.text is not None else (root / o.path).read_text(encoding="utf-8")
+                     for o in outs}
+            replace_folder(inside_generated(root, folder + "/__init__.py").parent, texts)
+    for path in sorted(orphans):
+        if str(Path(path).parent) not in folders:  # a whole ruleset folder whose cards are gone
+            inside_generated(root, path).unlink()
+            report.actions.append(("removed", path))
     return report
+
+
+def _differs(root: Path, out: Output) -> bool:
+    target = root / out.path
+    return not target.exists() or target.read_text(encoding="utf-8") != out.text
 
 
 def stale(root: Path) -> list[str]:

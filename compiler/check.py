@@ -274,8 +274,9 @@ class Checker:
             case n.Param(name=name):
                 self.param(name, scope)
             case n.StatOf(stat=stat, ref=ref):
-                table = self.sym.resources if isinstance(ref, n.PlayerRef) else self.sym.stats + v.CARD_NUMBERS
-                self.known(stat, "resource" if isinstance(ref, n.PlayerRef) else "stat", table)
+                of_player = _names_player(ref)
+                table = self.sym.resources if of_player else self.sym.stats + v.CARD_NUMBERS
+                self.known(stat, "resource" if of_player else "stat", table)
             case n.StatOwn(possessive=pos, stat=stat):
                 self.possessive(pos, t, scope)
                 of_player = v.POSSESSIVES[pos] not in ("controller", "owner")

@@ -56,9 +56,12 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         text = read_source(path, str(path))
         pretty = format_text(text, str(path))
         if args.write:
-            if pretty != text:
-                from compiler.build import write_atomic
+            from compiler.files import inside, write_atomic
 
+            if not inside(args.root / "cards", path):
+                print(f"cardc: refusing to rewrite {path}: it is not under {args.root / 'cards'}", file=sys.stderr)
+                status = 1
+            elif pretty != text:
                 write_atomic(path, pretty)
                 print(f"formatted {path}")
         else:
@@ -76,6 +79,18 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     from runtime.scenario import run_paths
 
     return run_paths(args.root, args.paths, update=args.update)
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from runtime.fuzzing import fuzz_command
+
+    return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from runtime.fuzzing import replay_command
+
+    return replay_command(args.root, args.file, args.scenario)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -102,6 +117,18 @@ def parser() -> argparse.ArgumentParser:
     sc.add_argument("paths", nargs="*", type=Path)
     sc.add_argument("--update", action="store_true", help="rewrite expected logs from actual runs")
     sc.set_defaults(func=cmd_scenario)
+    fz = sub.add_parser("fuzz", help="play checked random games around cards; shrink and save the first violation")
+    fz.add_argument("path", type=Path, help="a ruleset folder, a .card file or a .deck file")
+    fz.add_argument("--games", type=int, default=None, help="games to play (default: 200; 5000 with CARDC_PROFILE=long)")
+    fz.add_argument("--seed", type=int, default=0)
+    fz.add_argument("--out", type=Path, default=None, help="replay file to write on a violation")
+    fz.add_argument("--ruleset", default=None, help="the ruleset of a card or deck file outside cards/")
+    fz.add_argument("--shrink-seconds", type=float, default=120.0, help="time limit for shrinking")
+    fz.set_defaults(func=cmd_fuzz)
+    rp = sub.add_parser("replay", help="replay a fuzz replay file; exit 1 while it still fails")
+    rp.add_argument("file", type=Path)
+    rp.add_argument("--scenario", type=Path, default=None, help="once it passes, write a regression scenario here")
+    rp.set_defaults(func=cmd_replay)
     return p
 
 

@@ -143,7 +143,7 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
     if isinstance(a, n.Static):
         return _static(a, env, taken, fields)
     if isinstance(a, n.Triggered):
-        spec = _event_spec(a)
+        spec = _event_spec(a, env.symbols.kinds)
         env.event_about = spec.about
         fields.append(field_("event", repr(spec.name)))
         late.append(field_("scope", _scope(a.subject, env)))
@@ -171,11 +171,14 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
             "late_fields": env.constants + late}
 
 
-def _event_spec(a: n.Triggered) -> v.EventSpec:
-    spec = v.EVENT_PHRASES[a.event]
-    if a.event == v.PLAYER_TAKES_DAMAGE and a.subject.kind == "player":
-        return v.EventSpec("damaged", "player", True)
-    return spec
+def _event_spec(a: n.Triggered, kinds: tuple[str, ...]) -> v.EventSpec:
+    """Return the event a trigger listens to ('takes damage' said of a player is player damage)."""
+    subject = a.subject
+    of_player = subject.kind == "player" or (
+        subject.filter is not None and singular(subject.filter.kind.value, kinds) == "player")
+    if a.event == v.PLAYER_TAKES_DAMAGE and of_player:
+        return v.PLAYER_DAMAGED
+    return v.EVENT_PHRASES[a.event]
 
 
 def _scope(subject: n.Subject, env: Env) -> str:

@@ -148,6 +148,8 @@ def return_to_hand(s: State, ctx: Ctx, objs: list[int]) -> None:
 
 def move_to_end(s: State, ctx: Ctx, objs: list[int], side: str) -> None:
     for cid in objs:
+        if q.is_player(cid):
+            continue
         c = s.cards[cid]
         zone = s.players[c.controller].zones[c.zone]
         zone.remove(cid)
@@ -207,7 +209,7 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
             if dealt:
                 s.players[~x].resources["life"] = s.players[~x].resources.get("life", 0) - dealt
                 s.say(f"P{~x + 1} takes {dealt} damage (life {s.players[~x].resources['life']})")
-                emit(s, "damaged", player=~x, amount=dealt, source=source)
+                emit(s, "player_damaged", player=~x, amount=dealt, source=source)
                 emit(s, "lost_life", player=~x, amount=dealt, source=source)
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:

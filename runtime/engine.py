@@ -101,6 +101,8 @@ class Game:
 def run(s: State) -> None:
     """Advance the game until a decision is needed, the game is over, or a scenario's pause point."""
     while s.decision is None and s.result is None:
+        if s.index_cache is not None and s.index_cache.grants:
+            s.touch()  # granted keywords follow their conditions (stats, counts) step by step
         turns.check_state(s)
         if s.result is not None:
             break

@@ -31,6 +31,7 @@ class Index:
     listeners: dict[str, list[tuple[Ability, Ctx]]]
     statics: list[tuple[Ability, Ctx]]
     busy: bool = False  # set while a static amount is computed: statics never nest
+    grants: bool = False  # some static grants keywords: what it grants may change with any step
 
 
 def index(s: State) -> Index:
@@ -73,7 +74,8 @@ def _build_index(s: State) -> Index:
             if a.kind in ("triggered", "timed"):
                 listeners.setdefault(a.event, []).append((a, ctx))
     s.index_cache = None
-    return Index(listeners, statics)
+    grants = any(eff.what == "grant" for a, _ in statics for eff in a.statics)
+    return Index(listeners, statics, grants=grants)
 
 
 def _static_grants(s: State, statics: list, cards: list[CardState]) -> dict[int, list[str]]:
@@ -84,7 +86,8 @@ def _static_grants(s: State, statics: list, cards: list[CardState]) -> dict[int,
             if eff.what != "grant":
                 continue
             for c in cards:
-                if eff.applies(a, s, ctx, c.id) and eff.keyword not in s.game.cards[c.name].keywords:
+                printed = any(k == eff.keyword for k, _ in s.game.cards[c.name].keywords)
+                if not printed and eff.keyword not in c.granted and eff.applies(a, s, ctx, c.id):
                     out.setdefault(c.id, []).append(eff.keyword)
     return out
 
@@ -125,15 +128,25 @@ def damage_reduction(s: State, cid: int) -> int:
     return _static_total(s, cid, "reduce_damage") if s.cards[cid].zone == ACTIVE_ZONE else 0
 
 
+def _static_any(s: State, cid: int, what: str, key: str) -> bool:
+    """Return whether a static effect of this kind ('flag' or 'grant') with this key applies to a card."""
+    idx = index(s)
+    if idx.busy:
+        return False
+    idx.busy = True
+    try:
+        return any(eff.what == what and (eff.flag or eff.keyword) == key and eff.applies(a, s, ctx, cid)
+                   for a, ctx in idx.statics for eff in a.statics)
+    finally:
+        idx.busy = False
+
+
 def has_flag(s: State, cid: int, flag: str) -> bool:
     """Return whether a card has a flag ('unblockable', 'untargetable', ...) now."""
     c = s.cards[cid]
     if flag in c.flags:
         return True
-    if c.zone != ACTIVE_ZONE:
-        return False
-    return any(eff.what == "flag" and eff.flag == flag and eff.applies(a, s, ctx, cid)
-               for a, ctx in index(s).statics for eff in a.statics)
+    return c.zone == ACTIVE_ZONE and _static_any(s, cid, "flag", flag)
 
 
 def has_name(s: State, cid: int, name: str) -> bool:
@@ -143,9 +156,7 @@ def has_name(s: State, cid: int, name: str) -> bool:
         return True
     if any(kw == name for kw, _ in s.game.cards[c.name].keywords):
         return True
-    return c.zone == ACTIVE_ZONE and any(
-        eff.what == "grant" and eff.keyword == name and eff.applies(a, s, ctx, cid)
-        for a, ctx in index(s).statics for eff in a.statics)
+    return c.zone == ACTIVE_ZONE and _static_any(s, cid, "grant", name)
 
 
 def kind(s: State, cid: int) -> str:

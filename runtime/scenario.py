@@ -296,7 +296,7 @@ def _transcript(s: State, sc: Scenario) -> list[str]:
 
 def update_transcript(path: Path, log: list[str]) -> None:
     """Rewrite a scenario file's transcript section with a game's log."""
-    from compiler.build import write_atomic
+    from compiler.files import write_atomic
 
     lines = path.read_text(encoding="utf-8").splitlines()
     if "transcript:" in lines:

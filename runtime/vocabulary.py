@@ -32,7 +32,7 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "blocks": EventSpec("blocks", "card"),
     "takes damage": EventSpec("damaged", "card", True),
     "deals damage": EventSpec("dealt_damage", "card", True),
-    "take damage": EventSpec("damaged", "player", True),
+    "take damage": EventSpec("player_damaged", "player", True),
     "draws a card": EventSpec("drew", "player"),
     "draw a card": EventSpec("drew", "player"),
     "loses life": EventSpec("lost_life", "player", True),
@@ -40,8 +40,9 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "gains life": EventSpec("gained_life", "player", True),
     "gain life": EventSpec("gained_life", "player", True),
 }
-# "takes damage" is also said of players ("when an opponent takes damage").
+# "takes damage" is also said of players ("when an opponent takes damage"): then it is this event.
 PLAYER_TAKES_DAMAGE = "takes damage"
+PLAYER_DAMAGED = EventSpec("player_damaged", "player", True)
 
 # Events the engine emits for turn structure; timed abilities ("at the start of ...") use them.
 TURN_EVENTS = ("turn_start", "phase_start")

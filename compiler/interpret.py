@@ -1,0 +1,792 @@
+"""A reference interpreter: runs the validated AST directly against the runtime, with no Python
+generated, imported or evaluated. It is the differential oracle of the compiler
+(tests/test_differential.py): the same seed and choices must give the same log.
+
+Public entry point: `interpret_ruleset(files, symbols) -> Game`. It builds definition objects with
+exactly the attributes and methods the runtime reads from generated classes; their methods walk
+the AST when the runtime calls them. Every semantic choice mirrors compiler/lower.py and
+compiler/lower_terms.py, including evaluation order and the numbering of target slots and
+'you may's, which lowering fixes in the order it writes code.
+
+A walk carries two things: an `Env`, the numbering state lowering's Env has at that point, and a
+`Run`, the values generated code sees (self, s, ctx, candidate c). A walk without a Run is *dry*:
+it only numbers targets and 'you may's. Parts that generated code skips at run time (a branch not
+taken, the right side of a short-circuit) are walked dry, so that later slots keep the numbers
+lowering gave them. Each method starts from a copy of the Env its generated code was written in.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from compiler import nodes as n
+from compiler.check import validate
+from compiler.diagnostics import CompileError
+from compiler.symbols import Symbols, singular
+from runtime import effects as fx
+from runtime import turns
+from runtime import vocabulary as v
+from runtime.defs import (
+    CardDef,
+    Filter,
+    KeywordDef,
+    MaySpec,
+    PhaseDef,
+    RulesetDef,
+    Scope,
+    StaticEffect,
+    StatusDef,
+    TargetSpec,
+)
+from runtime.engine import Game
+
+ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt,
+    "<": operator.lt}
+FUNCTIONS: dict[str, Callable[..., int]] = {"min": min, "max": max}
+ABILITY_KINDS = {n.Triggered: "triggered", n.Timed: "timed", n.Static: "static", n.SpellEffect: "effect"}
+PLAYER_FILTER = Filter("player", None)  # lower_terms.repr_filter_player
+
+# ---------------------------------------------------------------- walking state
+
+
+@dataclass
+class Env:
+    """What lowering's Env knows at one point of an ability: parameters, event, numbering so far."""
+
+    symbols: Symbols
+    params: dict[str, int] = field(default_factory=dict)
+    event_about: str = ""
+    targets: list[TargetSpec] = field(default_factory=list)
+    mays: list[MaySpec] = field(default_factory=list)
+    after_cost: bool = False
+    last_target: int = -1
+    filters: dict = field(default_factory=dict)  # built Filters by (node id, control, any_zone)
+
+    def fork(self) -> Env:
+        """Return a copy to walk on from here; the filter cache stays shared."""
+        return Env(self.symbols, self.params, self.event_about, list(self.targets), list(self.mays),
+                   self.after_cost, self.last_target, self.filters)
+
+    def inner(self) -> Env:
+        """Return the Env of a filter's 'with' clauses: fresh numbering (as filter_code makes it)."""
+        return Env(self.symbols, self.params, self.event_about, filters=self.filters)
+
+    def add_target(self, spec: TargetSpec) -> int:
+        """Number a new target slot; it becomes what 'it' means."""
+        self.targets.append(spec)
+        self.last_target = len(self.targets) - 1
+        return self.last_target
+
+
+@dataclass
+class Run:
+    """The run-time values generated code sees: self (ab), s, ctx and, in predicates, candidate c."""
+
+    ab: Any
+    s: Any
+    ctx: Any
+    c: int | None = None
+
+    def candidate(self) -> int:
+        """Return `c`; generated code without one fails the same way."""
+        if self.c is None:
+            raise NameError("name 'c' is not defined")
+        return self.c
+
+
+Walk = Run | None  # None: a dry walk
+
+# ---------------------------------------------------------------- expressions
+
+
+def value(e: n.Expr, env: Env, rt: Walk) -> int:
+    """Return an expression's value (0 on a dry walk), as lower_terms.expr computes it."""
+    match e:
+        case n.Number(value=number):
+            return number
+        case n.Param(name=name):
+            return _param(name.value, env, rt)
+        case n.StatOf(stat=stat, ref=ref):
+            objs = objects(ref, env, rt)
+            return fx.stat(rt.s, objs, stat.value) if rt else 0
+        case n.StatOwn(possessive=pos, stat=stat):
+            return fx.stat(rt.s, _possessive_objects(pos, rt), stat.value) if rt else 0
+        case n.Count(filter=f):
+            flt = make_filter(f, env)
+            return fx.count(rt.s, rt.ab, rt.ctx, flt) if rt else 0
+        case n.Stacks(status=st, ref=ref):
+            objs = objects(ref, env, rt)
+            return fx.stacks(rt.s, objs, st.value) if rt else 0
+        case n.EventAmount():
+            return rt.ctx.event.get("amount", 0) if rt else 0
+        case n.TurnNumber():
+            return rt.s.turn if rt else 0
+        case n.OwnTurnNumber(possessive=pos):
+            return fx.turns_taken(rt.s, fx.players(rt.s, rt.ctx, v.POSSESSIVES[pos])) if rt else 0
+    return _arithmetic(e, env, rt)
+
+
+def _arithmetic(e: n.Expr, env: Env, rt: Walk) -> int:
+    """Return the value of an operator expression; operands are walked left to right."""
+    match e:
+        case n.BinOp(op=op, left=left, right=right):
+            a = value(left, env, rt)
+            return ARITHMETIC[op](a, value(right, env, rt))
+        case n.Div(left=left, right=right, rounding=rounding):
+            a = value(left, env, rt)
+            return fx.div(a, value(right, env, rt), rounding)
+        case n.Neg(operand=operand):
+            return -value(operand, env, rt)
+        case n.Call(fn=fn, args=args):
+            return FUNCTIONS[fn](*[value(a, env, rt) for a in args])
+        case n.Half(operand=operand, rounding=rounding):
+            return fx.div(value(operand, env, rt), 2, rounding)
+    raise TypeError(f"not an expression: {e!r}")
+
+
+def _param(name: str, env: Env, rt: Walk) -> int:
+    """Return a keyword parameter, or else the candidate's stat of that name."""
+    if rt is None:
+        return 0
+    if name in env.params:
+        return rt.ctx.params[env.params[name]]
+    return fx.stat(rt.s, [rt.candidate()], name)
+
+
+def _possessive_objects(pos: str, rt: Run) -> list[int]:
+    """Return what 'your', 'its', ... name (lower_terms.possessive_obj)."""
+    who = v.POSSESSIVES[pos]
+    return fx.this(rt.s, rt.ctx) if who in ("controller", "owner") else fx.players(rt.s, rt.ctx, who)
+
+
+# ---------------------------------------------------------------- conditions
+
+
+def test(c: n.Cond, env: Env, rt: Walk) -> bool:
+    """Return whether a condition holds (False on a dry walk), as lower_terms.cond tests it."""
+    match c:
+        case n.Compare(left=left, op=op, right=right):
+            a = value(left, env, rt)
+            return COMPARISONS[op](a, value(right, env, rt))
+        case n.AtBound(left=left, right=right, bound=bound):
+            a = value(left, env, rt)
+            return COMPARISONS[">=" if bound == "more" else "<="](a, value(right, env, rt))
+        case n.StatBound(stat=stat, value=number, bound=bound):
+            have = fx.stat(rt.s, [rt.candidate()], stat.value) if rt else 0
+            return COMPARISONS[">=" if bound == "more" else "<="](have, number)
+        case n.Has(ref=ref, name=name):
+            objs = objects(ref, env, rt)
+            return fx.has(rt.s, objs, name.value) if rt else False
+        case n.HasSelf(name=name):
+            return fx.has(rt.s, [rt.candidate()], name.value) if rt else False
+        case n.Lacks(name=name):
+            return (not fx.has(rt.s, [rt.candidate()], name.value)) if rt else False
+        case n.Controls(player=player, quantity=quantity, filter=f):
+            return _controls(player, quantity, f, env, rt)
+    return _logic(c, env, rt)
+
+
+def _logic(c: n.Cond, env: Env, rt: Walk) -> bool:
+    """Return the value of and/or/not; a side that Python would not evaluate is walked dry."""
+    match c:
+        case n.AllOf(left=left, right=right):
+            first = test(left, env, rt)
+            return test(right, env, rt if first else None) and first
+        case n.AnyOf(left=left, right=right):
+            first = test(left, env, rt)
+            return test(right, env, None if first else rt) or first
+        case n.Negation(cond=inner):
+            return not test(inner, env, rt)
+    raise TypeError(f"not a condition: {c!r}")
+
+
+def _controls(player: n.Object, quantity: str, f: n.Filter, env: Env, rt: Walk) -> bool:
+    """Return whether a player controls no / some cards a filter means."""
+    control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
+    flt = make_filter(f, env, control)
+    if rt is None:
+        return False
+    counted = fx.count(rt.s, rt.ab, rt.ctx, flt)
+    return counted == 0 if quantity == "no" else counted > 0
+
+
+# ---------------------------------------------------------------- objects and filters
+
+
+def objects(o: n.Object, env: Env, rt: Walk) -> list[int]:
+    """Return the objects (card ids, ~players) an object phrase means ([] on a dry walk)."""
+    match o:
+        case n.Target(count=count, up_to=up_to, filter=f):
+            slot = env.add_target(TargetSpec(count, up_to, make_filter(f, env), at_resolution=env.after_cost))
+            return fx.target(rt.s, rt.ctx, slot) if rt else []
+        case n.TargetPlayer():
+            slot = env.add_target(TargetSpec(1, False, PLAYER_FILTER, at_resolution=env.after_cost))
+            return fx.target(rt.s, rt.ctx, slot) if rt else []
+        case n.Each(filter=f):
+            flt = make_filter(f, env)
+            return fx.each(rt.s, rt.ab, rt.ctx, flt) if rt else []
+        case n.Extreme(side=side, filter=f):
+            flt = make_filter(f, env)
+            return fx.extreme(rt.s, rt.ab, rt.ctx, flt, side[:-4]) if rt else []
+        case n.RandomOne(filter=f):
+            flt = make_filter(f, env)
+            return fx.random_one(rt.s, rt.ab, rt.ctx, flt) if rt else []
+    return [] if rt is None else _reference(o, env, rt)
+
+
+def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
+    """Return what a reference names: this, it, that ..., the attacker or blocker, a player word."""
+    s, ctx = rt.s, rt.ctx
+    match o:
+        case n.This():
+            return fx.this(s, ctx)
+        case n.It():
+            if env.last_target >= 0:
+                return fx.target(s, ctx, env.last_target)
+            return fx.event_player(s, ctx) if env.event_about == "player" else fx.event_card(s, ctx)
+        case n.EventObject(noun=noun):
+            return fx.event_player(s, ctx) if noun.value == "player" else fx.event_card(s, ctx)
+        case n.Attacker():
+            return fx.attacker(s, ctx)
+        case n.Blocker():
+            return fx.blocker(s, ctx)
+        case n.PlayerRef(word=word):
+            return fx.players(s, ctx, v.PLAYER_WORDS[word])
+    raise TypeError(f"not an object: {o!r}")
+
+
+def make_filter(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> Filter:
+    """Return the runtime Filter of a filter phrase (lower_terms.filter_code), built once per Env."""
+    key = (id(f), control, any_zone)
+    if key not in env.filters:
+        env.filters[key] = _build_filter(f, env, control, any_zone)
+    return env.filters[key]
+
+
+def _build_filter(f: n.Filter, env: Env, control: str | None, any_zone: bool) -> Filter:
+    """Build a Filter: kind, control, zone and a predicate walking the 'with' clauses."""
+    kind = singular(f.kind.value, env.symbols.kinds)
+    ctl = control or (v.CONTROL_WORDS[f.control] if f.control else None)
+    extra: dict[str, Any] = {}
+    if f.zone is not None:
+        extra = {"zone": f.zone.zone.value, "zone_of": v.POSSESSIVES[f.zone.possessive]}
+    elif any_zone:
+        extra = {"zone": ""}
+    if f.withs:
+        extra["pred"] = _predicate(f.withs, env.inner())
+    return Filter(kind, ctl, **extra)
+
+
+def _predicate(withs: tuple[n.Cond, ...], start: Env) -> Callable[[Any, Any, Any, int], bool]:
+    """Return pred(ab, s, ctx, c): every 'with' clause holds, tested left to right like `and`."""
+
+    def pred(ab: Any, s: Any, ctx: Any, c: int) -> bool:
+        env, rt = start.fork(), Run(ab, s, ctx, c)
+        result = True
+        for w in withs:
+            result = test(w, env, rt if result else None) and result
+        return result
+
+    return pred
+
+
+def applies(o: n.Object, env: Env, rt: Walk) -> bool:
+    """Return whether candidate c is one of the objects a static effect names (lower_terms.applies)."""
+    match o:
+        case n.This():
+            return rt.candidate() == rt.ctx.source if rt else False
+        case n.Each(filter=f):
+            flt = make_filter(f, env)
+            return fx.matches(rt.s, rt.ab, rt.ctx, flt, rt.candidate()) if rt else False
+    raise TypeError(f"static effects apply to 'this' or to a filter, not {o!r}")
+
+
+# ---------------------------------------------------------------- effects
+
+
+def _you_or(player: n.Object | None, env: Env, rt: Walk) -> list[int]:
+    """Return the player phrase of an effect, 'you' when none is written."""
+    if player is not None:
+        return objects(player, env, rt)
+    return fx.players(rt.s, rt.ctx, "you") if rt else []
+
+
+def _optional(e: n.Expr | None, env: Env, rt: Walk) -> int | None:
+    return value(e, env, rt) if e is not None else None
+
+
+def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
+    """Return the primitive an effect calls and its arguments, evaluated in lowering's order."""
+    match e:
+        case n.DealDamage(amount=a, target=t):
+            return "deal_damage", [objects(t, env, rt), value(a, env, rt)]
+        case n.Draw(player=p, amount=a):
+            return "draw", [_you_or(p, env, rt), value(a, env, rt)]
+        case n.Gain(player=p, amount=a, resource=r):
+            return "gain", [_you_or(p, env, rt), value(a, env, rt), r.value]
+        case n.Give(target=t, name=name, duration=d):
+            return "give", [objects(t, env, rt), name.value, _until(d)]
+        case n.PutStatus(amount=a, status=st, target=t, duration=d):
+            return "put_status", [objects(t, env, rt), value(a, env, rt), st.value, _until(d)]
+        case n.RemoveDamage(target=t):
+            return "remove_damage", [objects(t, env, rt)]
+        case n.MoveToEnd(target=t, side=side):
+            return "move_to_end", [objects(t, env, rt), side]
+        case n.CreateToken(player=p, amount=a, card=card):
+            return "create_token", [_you_or(p, env, rt), value(a, env, rt), card]
+        case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
+            objs = objects(t, env, rt)  # first, so that 'it' in the amount means this target
+            amount = value(a, env, rt)
+            return "modify", [objs, amount if sign == "+" else -amount, stat.value, _until(d)]
+        case n.Restrict(target=t, restriction=r, duration=d):
+            return "restrict", [objects(t, env, rt), v.RESTRICTIONS[r], _until(d)]
+        case n.Grant(target=t, name=name):
+            return "give", [objects(t, env, rt), name.value, None]
+    return cost_call(e, env, rt)
+
+
+def cost_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
+    """Return (primitive, arguments) of an effect that can also be paid as a cost (lower.cost_item)."""
+    match e:
+        case n.Pay(amount=a, resource=r):
+            return "lose", [_you_or(None, env, rt), value(a, env, rt), r.value]
+        case n.Lose(player=p, amount=a, resource=r):
+            return "lose", [_you_or(p, env, rt), _optional(a, env, rt), r.value]
+        case n.Discard(player=p, amount=a):
+            return "discard", [_you_or(p, env, rt), value(a, env, rt)]
+        case n.Remove(amount=a, name=name, target=t):
+            objs = objects(t, env, rt)
+            return "remove", [objs, _optional(a, env, rt), name.value]
+        case n.Destroy(target=t):
+            return "destroy", [objects(t, env, rt)]
+        case n.ReturnToHand(target=t):
+            return "return_to_hand", [objects(t, env, rt)]
+    return _procedure_call(e, env)
+
+
+def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
+    """Return (procedure, arguments) of a turn procedure of a ruleset."""
+    match e:
+        case n.Stage():
+            return "stage", []
+        case n.PlayStaged(kinds=kinds, order=order):
+            return "play_staged", [tuple(singular(k.value, env.symbols.kinds) for k in kinds), _order(order)]
+        case n.AttackAll(filter=f, order=order):
+            return "attack_all", [make_filter(f, env), _order(order)]
+    raise TypeError(f"not an effect: {e!r}")
+
+
+def _until(d: n.Duration | None) -> str | None:
+    return d.until if d is not None else None
+
+
+def _order(order: tuple[n.OrderKey, ...]) -> tuple:
+    """Return an ordering as data (lower.order_code)."""
+    return tuple((k.key, tuple(x.value for x in k.names)) for k in order)
+
+
+def perform(rt: Run, name: str, args: list) -> None:
+    """Call a primitive or procedure the way generated code calls it."""
+    if name == "attack_all":
+        turns.attack_all(rt.s, rt.ab, rt.ctx, *args)
+    elif name in ("stage", "play_staged"):
+        getattr(turns, name)(rt.s, rt.ctx, *args)
+    else:
+        getattr(fx, name)(rt.s, rt.ctx, *args)
+
+
+def do(e: n.Effect, env: Env, rt: Walk) -> None:
+    """Carry out one effect (on a dry walk: only number what it names)."""
+    name, args = effect_call(e, env, rt)
+    if rt is not None:
+        perform(rt, name, args)
+
+
+# ---------------------------------------------------------------- sentences
+
+
+def _is_cost(e: n.Effect) -> bool:
+    return v.EFFECTS[type(e).__name__].cost
+
+
+def _costs(effects: tuple[n.Effect, ...], env: Env, rt: Walk) -> list[tuple]:
+    """Return the cost list fx.pay and fx.can_pay take: (primitive, objects, *arguments) each."""
+    out = []
+    for e in effects:
+        name, args = cost_call(e, env, rt)
+        out.append((name, *args))
+    return out
+
+
+def _payable(effects: tuple[n.Effect, ...], start: Env) -> Callable[[Any, Any, Any], bool]:
+    """Return payable(ab, s, ctx) of an optional cost, walking its costs from where they are written."""
+
+    def payable(ab: Any, s: Any, ctx: Any) -> bool:
+        return fx.can_pay(s, ctx, _costs(effects, start.fork(), Run(ab, s, ctx)))
+
+    return payable
+
+
+class Unset:
+    """`paid` before any cost sentence: generated code has no such variable there."""
+
+    def __bool__(self) -> bool:
+        raise NameError("name 'paid' is not defined")
+
+
+def body(sentences: tuple[n.Sentence, ...], env: Env, rt: Walk) -> None:
+    """Carry out an ability body as lower.body's straight-line code does: effects, 'you may's, costs."""
+    paid: Any = Unset()
+    for sentence in sentences:
+        effects = sentence.effects
+        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
+            paid = _cost_sentence(sentence, env, rt)
+            env.after_cost = True
+            continue
+        if sentence.mode == "may":
+            index = len(env.mays)
+            env.mays.append(MaySpec(index))
+            paid = rt is not None and rt.ctx.yes(index)
+            for e in effects:
+                do(e, env, rt if paid else None)
+            env.after_cost = True
+            continue
+        go = rt
+        if sentence.condition is not None:
+            go = rt if test(sentence.condition, env, rt) else None
+        elif sentence.mode in ("if_you_do", "if_you_dont") and rt is not None:
+            go = rt if bool(paid) == (sentence.mode == "if_you_do") else None
+        for e in effects:
+            do(e, env, go)
+
+
+def _cost_sentence(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
+    """Pay a cost sentence ('you may pay ...' asks first); return whether it was paid."""
+    start = env.fork()
+    if sentence.mode != "may":
+        costs = _costs(sentence.effects, env, rt)
+        return fx.pay(rt.s, rt.ctx, costs) if rt else False
+    asked = rt if rt is not None and rt.ctx.yes(len(env.mays)) else None
+    costs = _costs(sentence.effects, env, asked)  # generated code: `ctx.yes(i) and fx.pay(...)`
+    env.mays.append(MaySpec(len(env.mays), _payable(sentence.effects, start)))
+    return fx.pay(asked.s, asked.ctx, costs) if asked else False
+
+
+# ---------------------------------------------------------------- abilities
+
+
+class Ability:
+    """One ability, read by the runtime like an instance of a generated ability class."""
+
+    def __init__(self, a: n.Ability, symbols: Symbols, where: str, params: dict[str, int]):
+        self.node = a
+        self.where = f"{where}:{a.loc.line}"
+        self.kind = ABILITY_KINDS[type(a)]
+        self.event = self.phase = ""
+        self.scope = Scope("this")
+        self.has_condition = False
+        self.statics: tuple[StaticEffect, ...] = ()
+        env = Env(symbols, dict(params))
+        if isinstance(a, n.Static):
+            self.statics = _statics(a, env)
+        else:
+            self._header(a, env)
+            self._condition_env = env.fork()
+            cond = getattr(a, "condition", None)
+            if cond is not None:
+                self.has_condition = True
+                test(cond, env, None)
+            self._body_env = env.fork()
+            body(a.body, env, None)
+        self.targets = tuple(env.targets)
+        self.mays = tuple(env.mays)
+
+    def _header(self, a: n.Ability, env: Env) -> None:
+        """Set the event, phase and scope of a triggered or timed ability (lower.ability)."""
+        if isinstance(a, n.Triggered):
+            spec = _event_spec(a, env.symbols.kinds)
+            env.event_about = spec.about
+            self.event = spec.name
+            self.scope = _scope(a.subject, env)
+        elif isinstance(a, n.Timed):
+            self.event = "phase_start" if a.phase else "turn_start"
+            self.phase = a.phase.value if a.phase else ""
+            self.scope = Scope("timed", v.WHOSE[a.whose])
+
+    def condition(self, s: Any, ctx: Any) -> bool:
+        """Return whether the ability's 'if' condition holds (True without one)."""
+        cond = getattr(self.node, "condition", None)
+        return True if cond is None else test(cond, self._condition_env.fork(), Run(self, s, ctx))
+
+    def resolve(self, s: Any, ctx: Any) -> None:
+        """Carry out the ability's effects."""
+        if not isinstance(self.node, n.Static):
+            body(self.node.body, self._body_env.fork(), Run(self, s, ctx))
+
+
+def _event_spec(a: n.Triggered, kinds: tuple[str, ...]) -> v.EventSpec:
+    """Return the event a trigger listens to ('takes damage' said of a player is player damage)."""
+    subject = a.subject
+    of_player = subject.kind == "player" or (
+        subject.filter is not None and singular(subject.filter.kind.value, kinds) == "player")
+    if a.event == v.PLAYER_TAKES_DAMAGE and of_player:
+        return v.PLAYER_DAMAGED
+    return v.EVENT_PHRASES[a.event]
+
+
+def _scope(subject: n.Subject, env: Env) -> Scope:
+    """Return whose events a triggered ability listens to."""
+    if subject.kind == "this":
+        return Scope("this")
+    if subject.kind == "player":
+        return Scope("player", v.SUBJECT_PLAYERS[subject.word])
+    assert subject.filter is not None
+    return Scope("filter", filter=make_filter(subject.filter, env, any_zone=True))
+
+
+def _statics(a: n.Static, env: Env) -> tuple[StaticEffect, ...]:
+    """Return the continuous effects of a static ability, numbered as lower._static writes them."""
+    out = []
+    for sentence in a.body:
+        guard_env = env.fork()
+        if sentence.condition is not None:
+            test(sentence.condition, env, None)
+        for e in sentence.effects:
+            target = getattr(e, "target", None)  # validation admits only effects with a target here
+            check = _applies_fn(sentence.condition, guard_env, target, env.fork())
+            applies(target, env, None)  # type: ignore[arg-type]
+            out.append(_static_effect(e, env, check))
+    return tuple(out)
+
+
+def _applies_fn(guard: n.Cond | None, guard_env: Env, target: Any, start: Env) -> Callable:
+    """Return applies(ab, s, ctx, c): the sentence's condition, then whether c is named."""
+
+    def check(ab: Any, s: Any, ctx: Any, c: int) -> bool:
+        rt = Run(ab, s, ctx, c)
+        if guard is not None and not test(guard, guard_env.fork(), rt):
+            return False
+        return applies(target, start.fork(), rt)
+
+    return check
+
+
+def _amount_fn(e: n.Expr, start: Env, negate: bool) -> Callable[[Any, Any, Any], int]:
+    """Return amount(ab, s, ctx) of a static effect."""
+
+    def amount(ab: Any, s: Any, ctx: Any) -> int:
+        x = value(e, start.fork(), Run(ab, s, ctx))
+        return -x if negate else x
+
+    return amount
+
+
+def _static_effect(e: n.Effect, env: Env, check: Callable) -> StaticEffect:
+    """Return one StaticEffect (lower._static_effect)."""
+    match e:
+        case n.Modify(sign=sign, amount=a, stat=stat):
+            amount = _amount_fn(a, env.fork(), sign != "+")
+            value(a, env, None)
+            return StaticEffect("modify", check, stat=stat.value, amount=amount)
+        case n.Restrict(restriction=r):
+            return StaticEffect("flag", check, flag=v.RESTRICTIONS[r])
+        case n.Grant(name=name):
+            return StaticEffect("grant", check, keyword=name.value)
+        case n.ReduceDamage(amount=a):
+            amount = _amount_fn(a, env.fork(), False)
+            value(a, env, None)
+            return StaticEffect("reduce_damage", check, amount=amount)
+    raise TypeError(f"not a static effect: {e!r}")
+
+
+def abilities(items: tuple[n.Ability, ...], symbols: Symbols, where: str,
+              params: dict[str, int]) -> tuple[Ability, ...]:
+    """Return the abilities of a card, keyword or status, each with its own Env."""
+    return tuple(Ability(a, symbols, where, params) for a in items)
+
+
+# ---------------------------------------------------------------- cards, keywords, statuses
+
+
+class Card:
+    """A card as the runtime reads a generated CardDef subclass."""
+
+    def __init__(self, card: n.Card, symbols: Symbols, where: str):
+        def parts(kind: type) -> list:
+            return [p for p in card.parts if isinstance(p, kind)]
+
+        texts = parts(n.TextDecl)
+        self.name = card.name
+        self.where = f"{where}:{card.loc.line}"
+        self.kind = parts(n.KindDecl)[0].kind.value
+        self.cost = {i.resource.value: i.amount for d in parts(n.CostDecl) for i in d.items}
+        self.stats = {i.stat.value: i.value for d in parts(n.StatsDecl) for i in d.items}
+        self.attributes = {i.attr.value: i.value.value for d in parts(n.AttrsDecl) for i in d.items}
+        self.keywords = tuple((k.name.value, k.args) for d in parts(n.KeywordsDecl) for k in d.items)
+        self.text = texts[0].text if texts else CardDef.text
+        self.token = bool(parts(n.TokenDecl))
+        self.abilities = abilities(card.abilities, symbols, where, {})
+
+
+class Keyword:
+    """A keyword as the runtime reads a generated KeywordDef subclass."""
+
+    def __init__(self, kw: n.KeywordDef, symbols: Symbols, where: str):
+        params = {p.value: i for i, p in enumerate(kw.params)}
+        self.name = kw.name.value
+        self.where = f"{where}:{kw.loc.line}"
+        self.params = tuple(params)
+        self.text = kw.text if kw.text is not None else KeywordDef.text
+        self.abilities = abilities(kw.abilities, symbols, where, params)
+
+
+class Status:
+    """A status as the runtime reads a generated StatusDef subclass."""
+
+    def __init__(self, st: n.StatusDef, symbols: Symbols, where: str):
+        self.name = st.name.value
+        self.where = f"{where}:{st.loc.line}"
+        self.stacking, self.consumed, self.lasts = StatusDef.stacking, StatusDef.consumed, StatusDef.lasts
+        for key, setting in st.settings:
+            setattr(self, key, setting)
+        self.text = st.text if st.text is not None else StatusDef.text
+        self.abilities = abilities(st.abilities, symbols, where, {})
+
+
+# ---------------------------------------------------------------- rulesets
+
+RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies", "opening_hand", "kinds",
+                    "stats", "blocker", "blocker_side", "trigger_order")
+
+
+class Ruleset:
+    """A ruleset as the runtime reads a generated RulesetDef subclass: settings, sentence functions."""
+
+    def __init__(self, rs: n.Ruleset, symbols: Symbols, where: str):
+        for key in RULESET_DEFAULTS:
+            setattr(self, key, getattr(RulesetDef, key))
+        self.name = rs.name.value
+        self.where = f"{where}:{rs.loc.line}"
+        self.phases: tuple[PhaseDef, ...] = ()
+        self.turn_end: tuple = ()
+        self._battle: n.Battle | None = None
+        for key, setting in _settings(rs).items():
+            setattr(self, key, setting)
+        env = Env(symbols)
+        for rule in rs.rules:
+            if isinstance(rule, n.Turn):
+                self.phases, self.turn_end = _turn(rule, env)
+            elif isinstance(rule, n.Battle):
+                self._battle_rule(rule, env)
+            elif isinstance(rule, n.TriggerOrder):
+                self.trigger_order = _order(rule.keys)
+        self.checks = tuple(_sentence_fn(s, env) for r in rs.rules if isinstance(r, n.Checks) for s in r.body)
+        self.lose_rules = tuple(_lose_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
+
+    def _battle_rule(self, battle: n.Battle, env: Env) -> None:
+        """Set the blocker and the blocked / unblocked bodies (lower._battle)."""
+        assert isinstance(battle.blocker, n.Extreme)
+        self.blocker = make_filter(battle.blocker.filter, env)
+        self._blocked_env = env.fork()
+        body(battle.blocked, env, None)
+        self._unblocked_env = env.fork()
+        body(battle.unblocked, env, None)
+        self.blocker_side = battle.blocker.side[:-4]
+        self._battle = battle
+
+    def blocked(self, s: Any, ctx: Any) -> None:
+        """Carry out a blocked attack."""
+        if self._battle is not None:
+            body(self._battle.blocked, self._blocked_env.fork(), Run(self, s, ctx))
+
+    def unblocked(self, s: Any, ctx: Any) -> None:
+        """Carry out an unblocked attack."""
+        if self._battle is not None:
+            body(self._battle.unblocked, self._unblocked_env.fork(), Run(self, s, ctx))
+
+
+def _settings(rs: n.Ruleset) -> dict[str, Any]:
+    """Return the ruleset's settings as attribute values (lower._settings)."""
+    out: dict[str, Any] = {}
+    resources: dict[str, int] = {}
+    options: dict[str, str] = {}
+    for rule in rs.rules:
+        if not isinstance(rule, n.Setting):
+            continue
+        vals = [x.value if isinstance(x, n.Name) else x for x in rule.values]
+        if rule.key == "resource":
+            resources[str(vals[0])] = int(vals[1])
+        elif rule.key == "option":
+            options[str(vals[0])] = str(vals[1])
+        elif rule.key == "deck":
+            out["deck_size"], out["max_copies"] = vals[0], vals[1] if len(vals) > 1 else 0
+        elif rule.key in ("kinds", "stats"):
+            out[rule.key] = tuple(vals)
+        else:
+            out[rule.key.replace(" ", "_")] = vals[0]
+    out["resources"], out["options"] = resources, options
+    out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
+    out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
+    return out
+
+
+def _sentence_fn(sentence: n.Sentence, env: Env) -> Callable[[Any, Any, Any], None]:
+    """Return fn(rs, s, ctx) carrying out one ruleset sentence, numbered on the ruleset's Env."""
+    start = env.fork()
+    body((sentence,), env, None)
+
+    def run(rs: Any, s: Any, ctx: Any) -> None:
+        body((sentence,), start.fork(), Run(rs, s, ctx))
+
+    return run
+
+
+def _lose_fn(cond: n.Cond, env: Env) -> Callable[[Any, Any, Any], bool]:
+    """Return fn(rs, s, ctx) testing one lose rule for the player in ctx."""
+    start = env.fork()
+    test(cond, env, None)
+
+    def lose(rs: Any, s: Any, ctx: Any) -> bool:
+        return test(cond, start.fork(), Run(rs, s, ctx))
+
+    return lose
+
+
+def _turn(turn: n.Turn, env: Env) -> tuple[tuple[PhaseDef, ...], tuple]:
+    """Return the phases (steps of sentence functions) and the turn-end sentence functions."""
+    phases = []
+    for phase in turn.phases:
+        steps = [(st.name.value, st.body) for st in phase.steps] or [("", phase.body)]
+        parts: Any = tuple((step, tuple(_sentence_fn(s, env) for s in sentences)) for step, sentences in steps)
+        phases.append(PhaseDef(phase.name.value, parts))
+    return tuple(phases), tuple(_sentence_fn(s, env) for s in turn.turn_end)
+
+
+# ---------------------------------------------------------------- the entry point
+
+ITEMS: dict[type, Any] = {n.Card: Card, n.KeywordDef: Keyword, n.StatusDef: Status}
+
+
+def interpret_ruleset(files: list[n.File], symbols: Symbols) -> Game:
+    """Return a Game whose definitions interpret the files' AST; raise CompileError if they are invalid."""
+    problems = validate(files, symbols)
+    if problems:
+        raise CompileError(problems)
+    tables: dict[type, dict[str, Any]] = {n.Card: {}, n.KeywordDef: {}, n.StatusDef: {}}
+    ruleset: Any = None
+    for f in files:
+        where = PurePosixPath(f.path).name
+        for item in f.items:
+            if isinstance(item, n.Ruleset):
+                ruleset = Ruleset(item, symbols, where)
+            else:
+                key = item.name if isinstance(item, n.Card) else item.name.value
+                tables[type(item)][key] = ITEMS[type(item)](item, symbols, where)
+    cards, keywords, statuses = (dict(sorted(tables[t].items())) for t in (n.Card, n.KeywordDef, n.StatusDef))
+    return Game(ruleset, cards, keywords, statuses)

@@ -1,0 +1,733 @@
+"""`cardc fuzz` and `cardc replay`: seeded random games around compiled cards, checked after every
+action, with the first violation shrunk by Hypothesis and written as a replay file.
+
+Public entry points: `fuzz_command`, `replay_command` (the CLI), and for tests and tools
+`resolve_target`, `load_pool`, `play_checked` and `campaign`. Format and usage: docs/fuzzing.md.
+
+A game is driven by (seed, decks, one index into legal_actions per decision). The campaign is a
+Hypothesis test run programmatically: Hypothesis draws those three from --seed, so that when a
+game breaks, it shrinks the failing example (seed toward 0, decks toward the first cards of the
+pool, choices toward the first legal action) before the replay is written.
+
+Checked after every action: runtime.invariants.violations is empty; a snapshot equals the state
+and stays unchanged when the state moves on; State.from_json(to_json) equals the state and
+continues identically; nothing raises; the engine reaches the next decision in a bounded number
+of steps. At the end: no legal action is offered, and replaying the recorded choices from the
+same seed and decks gives a byte-identical log and state.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from runtime import engine, invariants
+from runtime.engine import Action, Game
+from runtime.state import State
+
+EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
+FORMAT = "cardc-replay/1"
+MAX_ACTIONS = 5_000  # decisions in one game before it counts as never ending
+TASK_BUDGET = 200_000  # engine steps between two decisions before it counts as an endless loop
+PROFILE_GAMES = {"ci": 200, "long": 5000}  # default --games by CARDC_PROFILE
+SHRINK_SECONDS = 120.0
+
+
+class UsageError(Exception):
+    """The command was given something it cannot fuzz or replay (exit code 2)."""
+
+
+class _Violation(Exception):
+    def __init__(self, text: str, signature: str):
+        super().__init__(text)
+        self.text, self.signature = text, signature
+
+
+class _Found(Exception):
+    """Raised inside the Hypothesis test when a game breaks, so that Hypothesis shrinks it."""
+
+
+class _StopShrinking(BaseException):
+    """Raised inside the Hypothesis test when the shrink time is up (Hypothesis lets it through)."""
+
+
+# ---------------------------------------------------------------- loading a ruleset's pool
+
+
+@dataclass
+class Pool:
+    """A compiled ruleset: its Game, deckable cards and deck files, and how it was built."""
+
+    ruleset: str
+    game: Game
+    cards: list[str]
+    decks: dict[str, list[str]]
+    extra: dict | None = None  # {"file", "text"}: a card file added to a copy of the pool
+    built: str = "generated/"
+    tmp: Any = field(default=None, repr=False)
+
+    def close(self) -> None:
+        if self.tmp is not None:
+            self.tmp.cleanup()
+            self.tmp = None
+
+
+def _generated_modules() -> list[str]:
+    return [k for k in sys.modules if k == "generated" or k.startswith("generated.")]
+
+
+@contextmanager
+def _generated_from(root: Path) -> Iterator[None]:
+    """Import `generated` from root (first on sys.path, no bytecode written), then put back
+    whatever generated modules were loaded before."""
+    saved = {k: sys.modules.pop(k) for k in _generated_modules()}
+    sys.path.insert(0, str(root))
+    writes = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    importlib.invalidate_caches()
+    try:
+        yield
+    finally:
+        sys.dont_write_bytecode = writes
+        sys.path.remove(str(root))
+        for k in _generated_modules():
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+def _import_game(root: Path, ruleset: str) -> Game:
+    from runtime.load import load_game
+
+    with _generated_from(root):
+        return load_game(ruleset)
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    """Return whether two folders hold the same .py files with the same bytes."""
+    def files(p: Path) -> dict[str, bytes]:
+        return {f.relative_to(p).as_posix(): f.read_bytes() for f in sorted(p.rglob("*.py"))} if p.is_dir() else {}
+    return files(a) == files(b)
+
+
+def load_pool(root: Path, ruleset: str, extra: dict | None = None) -> Pool:
+    """Return the compiled pool of a ruleset. The ruleset folder (plus an extra card file, if
+    given) is built into a temporary copy of the project, starting from root's generated/ so only
+    what changed is rendered; the game is loaded from root's generated/ when that is identical
+    (so the project's committed code is what gets fuzzed), else from the copy. Nothing is ever
+    written into root."""
+    from compiler.build import build
+    from runtime.decks import DeckError, load_deck
+
+    folder = root / "cards" / ruleset
+    if not folder.is_dir():
+        raise UsageError(f"there is no ruleset folder {folder}")
+    holder = tempfile.TemporaryDirectory(prefix="cardc-fuzz-")
+    tmp: tempfile.TemporaryDirectory | None = holder
+    copy = Path(holder.name)
+    try:
+        shutil.copytree(folder, copy / "cards" / ruleset)
+        if (root / "generated").is_dir():
+            shutil.copytree(root / "generated", copy / "generated", ignore=shutil.ignore_patterns("__pycache__"))
+            for other in (copy / "generated").iterdir():  # only this ruleset is rebuilt in the copy
+                if other.is_dir() and other.name != ruleset:
+                    shutil.rmtree(other)
+        if extra is not None:
+            (copy / "cards" / ruleset / extra["file"]).write_text(extra["text"], encoding="utf-8")
+        build(copy)
+        if extra is None and _same_tree(copy / "generated" / ruleset, root / "generated" / ruleset):
+            game, built = _import_game(root, ruleset), "generated/"
+            holder.cleanup()
+            tmp = None
+        else:
+            reason = "with the extra card file" if extra is not None else "generated/ is stale"
+            game, built = _import_game(copy, ruleset), f"a temporary copy of the project ({reason})"
+    except BaseException:
+        holder.cleanup()
+        raise
+    cards = sorted(name for name, c in game.cards.items() if not c.token)
+    decks: dict[str, list[str]] = {}
+    rs = game.ruleset
+    for path in sorted((folder / "decks").glob("*.deck")):
+        try:
+            decks[path.stem] = load_deck(path, set(cards), rs.deck_size, rs.max_copies)
+        except (DeckError, OSError, UnicodeDecodeError):
+            continue  # a broken deck file is not a deck to play; `cardc play` reports it
+    return Pool(ruleset, game, cards, decks, extra, built, tmp)
+
+
+# ---------------------------------------------------------------- what to fuzz
+
+
+@dataclass
+class Target:
+    """What a campaign plays: a whole pool, games around some cards, or one deck."""
+
+    pool: Pool
+    mode: str  # 'ruleset', 'cards' or 'deck'
+    label: str
+    focus: list[str] = field(default_factory=list)  # 'cards': the cards every deck includes
+    deck: list[str] = field(default_factory=list)  # 'deck': the deck under test
+
+    def describe(self) -> str:
+        if self.mode == "cards":
+            return f"decks mixing {len(self.focus)} card(s) with a pool of {len(self.pool.cards)}"
+        if self.mode == "deck":
+            return f"this deck against {len(self.pool.decks)} deck file(s) and random decks"
+        return f"random decks from a pool of {len(self.pool.cards)} cards"
+
+    def deck_strategy(self):
+        """Return the Hypothesis strategy of the decks of one game (one list per player)."""
+        from hypothesis import strategies as st
+
+        from compiler import gen
+
+        rs = self.pool.game.ruleset
+        size, copies, players = rs.deck_size or 30, rs.max_copies, rs.players
+        if self.mode == "cards":
+            one = gen.decks(self.pool.cards, size, copies, include=self.focus)
+            return st.lists(one, min_size=players, max_size=players)
+        random_deck = gen.decks(self.pool.cards, size, copies)
+        if self.mode == "deck":
+            files = [d for d in self.pool.decks.values() if d != self.deck]
+            other = st.sampled_from(files) | random_deck if files else random_deck
+            others = st.lists(other, min_size=players - 1, max_size=players - 1)
+            return st.tuples(st.integers(0, players - 1), others).map(
+                lambda x: x[1][:x[0]] + [list(self.deck)] + x[1][x[0]:])
+        return st.lists(random_deck, min_size=players, max_size=players)
+
+
+def _project_ruleset(root: Path, path: Path) -> str | None:
+    """Return the ruleset whose folder holds path (a card file or decks/ file) in root, if any."""
+    cards = (root / "cards").resolve()
+    for parent in path.resolve().parents:
+        if parent.parent == cards:
+            return parent.name
+    return None
+
+
+def _only_ruleset(root: Path, given: str | None, path: Path) -> str:
+    if given:
+        return given
+    folders = sorted(p.name for p in (root / "cards").iterdir() if p.is_dir()) if (root / "cards").is_dir() else []
+    if len(folders) != 1:
+        raise UsageError(f"{path} is not in a ruleset folder of {root / 'cards'}; say which ruleset with --ruleset "
+                         f"(found: {', '.join(folders) or 'none'})")
+    return folders[0]
+
+
+def resolve_target(root: Path, path: Path, ruleset: str | None = None) -> Target:
+    """Return what PATH asks to fuzz: a ruleset folder, a card file or a deck file."""
+    from compiler import nodes as n
+    from compiler.build import SAFE_NAME, read_source
+    from compiler.parser import parse
+    from runtime.decks import DeckError, load_deck
+
+    if not path.exists():
+        raise UsageError(f"{path} does not exist")
+    if path.is_dir():
+        if path.resolve().parent != (root / "cards").resolve():
+            if path.resolve().parent.name != "cards":
+                raise UsageError(f"{path} is not a ruleset folder (cards/<ruleset>/)")
+            root = path.resolve().parent.parent  # a folder of another project
+        return Target(load_pool(root, path.resolve().name), "ruleset", str(path))
+    if path.suffix == ".card":
+        inside = _project_ruleset(root, path)
+        text = read_source(path, str(path))
+        f = parse(text, str(path))
+        focus = sorted(i.name for i in f.items if isinstance(i, n.Card)
+                       and not any(isinstance(p, n.TokenDecl) for p in i.parts))
+        extra = None
+        if inside is None:
+            stem = re.sub(r"[^a-z0-9_]", "_", path.stem.lower())
+            stem = stem if SAFE_NAME.match(stem) else f"cards_{stem}"
+            extra = {"file": f"fuzz_{stem}.card", "text": text}
+        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), extra)
+        return Target(pool, "cards" if focus else "ruleset", str(path), focus=focus)
+    if path.suffix == ".deck":
+        inside = _project_ruleset(root, path)
+        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path))
+        rs = pool.game.ruleset
+        try:
+            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies)
+        except DeckError as err:
+            pool.close()
+            raise UsageError(str(err)) from None
+        return Target(pool, "deck", str(path), deck=deck)
+    raise UsageError(f"{path}: expected a ruleset folder, a .card file or a .deck file")
+
+
+# ---------------------------------------------------------------- one checked game
+
+
+@dataclass
+class Run:
+    """One game: its inputs, the actions taken, its log, and the first violation (if any)."""
+
+    seed: int
+    decks: list[list[str]]
+    actions: list[Action] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    violation: str | None = None
+    signature: str = ""
+    finished: bool = False  # played to its end (all end-of-game checks done)
+    turn: int = 0
+
+
+# Chooses one of the legal actions by index, or None to stop the game there.
+Chooser = Callable[[State, list[Action]], "int | None"]
+
+
+def _signature(text: str) -> str:
+    """Return a violation with numbers blanked: the same bug found in another game matches."""
+    return re.sub(r"\d+", "#", text.splitlines()[0] if text else "")
+
+
+def _exception(err: BaseException) -> _Violation:
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+    detail = "".join(traceback.format_exception(type(err), err, err.__traceback__, limit=-6))
+    return _Violation(f"exception {type(err).__name__}: {err} (at {where})\n{detail.rstrip()}",
+                      f"exception {type(err).__name__} at {where}")
+
+
+@contextmanager
+def _step_budget(limit: int) -> Iterator[list[int]]:
+    """Count the engine's steps (engine.TASKS); past `limit` since the counter was last reset,
+    raise: an ability that triggers itself forever would otherwise never return."""
+    counter = [0]
+    original = dict(engine.TASKS)
+
+    def counted(fn):
+        def step(s, task):
+            counter[0] += 1
+            if counter[0] > limit:
+                raise _Violation(f"the engine ran {limit} steps without reaching a decision or the end "
+                                 "of the game: an endless loop of triggers", "endless loop")
+            return fn(s, task)
+        return step
+
+    engine.TASKS.update({name: counted(fn) for name, fn in original.items()})
+    try:
+        yield counter
+    finally:
+        engine.TASKS.update(original)
+
+
+def _describe(s: State, action: Action) -> str:
+    from runtime.agents import describe_action
+
+    try:
+        return describe_action(s, action)
+    except Exception:  # a broken state may not describe its own cards
+        return repr(action)
+
+
+def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
+                 max_actions: int = MAX_ACTIONS, task_budget: int = TASK_BUDGET) -> Run:
+    """Play one game, checking everything after every action; never raises for a broken game."""
+    run = Run(seed, [list(d) for d in decks])
+    s: State | None = None
+    try:
+        with _step_budget(task_budget) as steps:
+            s = game.new_game([list(d) for d in decks], seed)
+            _check_invariants(s, "after the set-up")
+            text = s.to_json()
+            while not engine.is_terminal(s):
+                actions = engine.legal_actions(s)
+                if not actions:
+                    raise _Violation("the game is not over but offers no action", "no action")
+                if len(run.actions) >= max_actions:
+                    raise _Violation(f"no end after {max_actions} actions", "no end")
+                i = choose(s, actions)
+                if i is None:
+                    return run
+                text = _checked_step(game, s, text, actions[i], i, run, steps)
+            if engine.legal_actions(s):
+                raise _Violation("the game is over but actions are still offered", "actions after the end")
+            steps[0] = 0
+            _check_replay(game, run, s)
+            run.finished = True
+    except _Violation as v:
+        run.violation, run.signature = v.text, v.signature
+    except Exception as err:
+        crash = _exception(err)
+        run.violation, run.signature = crash.text, crash.signature
+    finally:
+        if s is not None:
+            run.log, run.turn = list(s.log), s.turn
+    return run
+
+
+def _checked_step(game: Game, s: State, before: str, action: Action, index: int, run: Run,
+                  steps: list[int]) -> str:
+    """Check a snapshot and a JSON round trip of the state (serialized as `before`), apply the
+    action to the state and to its copy restored from JSON, check both; return the new JSON."""
+    what = f"action {len(run.actions) + 1} ({_describe(s, action)}, turn {s.turn})"
+    snap = s.snapshot()
+    if snap.to_json() != before:
+        raise _Violation(f"before {what}: a snapshot differs from the state", "snapshot differs")
+    restored = State.from_json(before, game)
+    if restored.to_json() != before:
+        raise _Violation(f"before {what}: State.from_json(state.to_json()) differs from the state",
+                         "from_json differs")
+    run.actions.append(action)
+    run.indices.append(index)
+    steps[0] = 0
+    engine.apply_action(s, action)
+    after = s.to_json()
+    steps[0] = 0
+    engine.apply_action(restored, action)
+    if restored.to_json() != after:
+        raise _Violation(f"after {what}: a state restored from JSON continues differently",
+                         "restored state diverges")
+    _check_invariants(s, f"after {what}")
+    return after
+
+
+def _check_invariants(s: State, when: str) -> None:
+    broken = invariants.violations(s)
+    if broken:
+        raise _Violation(f"{when}: " + "; ".join(broken), _signature(broken[0]))
+
+
+def _check_replay(game: Game, run: Run, s: State) -> None:
+    again = game.new_game([list(d) for d in run.decks], run.seed)
+    for action in run.actions:
+        engine.apply_action(again, action)
+    if "\n".join(again.log) != "\n".join(s.log):
+        first = next((i for i, (a, b) in enumerate(zip(again.log, s.log, strict=False)) if a != b),
+                     min(len(again.log), len(s.log)))
+        raise _Violation(f"replaying the {len(run.actions)} recorded choices gives another log (from line "
+                         f"{first + 1})", "replay log differs")
+    if again.to_json() != s.to_json():
+        raise _Violation("replaying the recorded choices gives the same log but another state",
+                         "replay state differs")
+
+
+# ---------------------------------------------------------------- the campaign
+
+
+@dataclass
+class Outcome:
+    games: int = 0
+    seconds: float = 0.0
+    failure: Run | None = None  # the shrunk failing game
+    original: Run | None = None  # the failing game as first found
+    shrink_tries: int = 0
+    shrink_seconds: float = 0.0
+    shrink_stopped: bool = False  # the shrink time ran out before Hypothesis was done
+    other_bugs: list[str] = field(default_factory=list)  # other violations met while shrinking
+
+
+class Progress:
+    """A plain-text progress bar on a stream: '\\r[####......] 412/1000 games'."""
+
+    def __init__(self, stream: TextIO | None, total: int, width: int = 10):
+        self.stream, self.total, self.width, self.shown = stream, total, width, 0.0
+
+    def games(self, done: int, force: bool = False) -> None:
+        if self.stream is None or not (force or time.monotonic() - self.shown > 0.1 or done == self.total):
+            return
+        self.shown = time.monotonic()
+        full = self.width * done // max(self.total, 1)
+        self.stream.write(f"\r[{'#' * full}{'.' * (self.width - full)}] {done}/{self.total} games")
+        self.stream.flush()
+
+    def line(self, text: str) -> None:
+        if self.stream is not None:
+            self.stream.write(text)
+            self.stream.flush()
+
+
+def campaign(target: Target, games: int, seed: int, progress: TextIO | None = None,
+             shrink_seconds: float = SHRINK_SECONDS) -> Outcome:
+    """Play up to `games` checked games drawn by Hypothesis from `seed`; stop at the first
+    violation and let Hypothesis shrink it (to the same violation) for up to shrink_seconds."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as seeded
+    from hypothesis import strategies as st
+
+    game = target.pool.game
+    out = Outcome()
+    bar = Progress(progress, games)
+    start = time.monotonic()
+    found_at = [0.0]
+
+    @seeded(seed)
+    @settings(max_examples=games, database=None, deadline=None, derandomize=False,
+              phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck),
+              verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
+    @given(st.integers(0, 2**32 - 1), target.deck_strategy(), st.data())
+    def one_game(game_seed: int, decks: list[list[str]], data: Any) -> None:
+        if out.original is None:
+            if out.games >= games:
+                return  # Hypothesis may ask for more examples than max_examples; play exactly `games`
+            out.games += 1
+            bar.games(out.games)
+        else:
+            out.shrink_tries += 1
+            if time.monotonic() - found_at[0] > shrink_seconds:
+                out.shrink_stopped = True
+                raise _StopShrinking
+            if out.shrink_tries % 10 == 0:
+                size = len(out.failure.actions) if out.failure else 0
+                bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game so far: {size} actions ")
+
+        def choose(s: State, actions: list[Action]) -> int:
+            return data.draw(st.integers(0, len(actions) - 1)) if len(actions) > 1 else 0
+
+        run = play_checked(game, decks, game_seed, choose)
+        if run.violation is None:
+            return
+        if out.original is None:
+            out.original, found_at[0] = run, time.monotonic()
+            bar.games(out.games, force=True)
+            bar.line(f"\nviolation in game {out.games}: {run.violation.splitlines()[0]}\n")
+        elif run.signature != out.original.signature:
+            if run.signature not in out.other_bugs:
+                out.other_bugs.append(run.signature)
+            return  # another bug: shrink the first one only
+        out.failure = run
+        raise _Found(run.signature)
+
+    try:
+        one_game()
+    except _StopShrinking:
+        pass
+    except Exception:  # _Found, or whatever Hypothesis wraps it in; the smallest run is recorded
+        if out.failure is None:
+            raise
+    if out.original is None:
+        bar.games(out.games, force=True)
+        bar.line("\n")
+    else:
+        out.shrink_seconds = time.monotonic() - found_at[0]
+        bar.line(f"\rshrinking: done after {out.shrink_tries} tries ({out.shrink_seconds:.1f} s)"
+                 f"{' (time limit reached)' if out.shrink_stopped else ''}          \n")
+    out.seconds = time.monotonic() - start
+    return out
+
+
+def trimmed(indices: list[int]) -> list[int]:
+    """Return choice indices without trailing zeros (a decision past the end takes index 0)."""
+    out = list(indices)
+    while out and out[-1] == 0:
+        out.pop()
+    return out
+
+
+def replay_data(target: Target, outcome: Outcome, campaign_seed: int) -> dict:
+    """Return the JSON content of a replay file for a campaign's failure."""
+    run, original = outcome.failure, outcome.original
+    assert run is not None and original is not None
+    return {
+        "format": FORMAT,
+        "ruleset": target.pool.ruleset,
+        "target": target.label,
+        "extra_cards": target.pool.extra,
+        "seed": run.seed,
+        "decks": run.decks,
+        "choices": [list(a) for a in run.actions],
+        "choice_indices": trimmed(run.indices),
+        "violation": run.violation,
+        "log": run.log,
+        "found": {"campaign_seed": campaign_seed, "games": outcome.games},
+        "shrink": {
+            "tries": outcome.shrink_tries,
+            "seconds": round(outcome.shrink_seconds, 3),
+            "stopped_by_time_limit": outcome.shrink_stopped,
+            "other_violations_seen": outcome.other_bugs,
+            "original": {"seed": original.seed, "decks": original.decks, "actions": len(original.actions),
+                         "choice_indices": trimmed(original.indices), "violation": original.violation},
+        },
+    }
+
+
+# ---------------------------------------------------------------- the commands
+
+
+def _compile_errors(err, root: Path, stream: TextIO) -> None:
+    for d in err.diagnostics:
+        path = Path(d.path) if Path(d.path).is_absolute() else root / d.path
+        source = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        print(d.render(source), file=stream)
+
+
+def fuzz_command(root: Path, path: Path, games: int | None = None, seed: int = 0, out: Path | None = None,
+                 ruleset: str | None = None, shrink_seconds: float = SHRINK_SECONDS,
+                 stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """`cardc fuzz`: 0 no violation, 1 a violation (replay written), 2 nothing could be fuzzed."""
+    from compiler.diagnostics import CompileError
+
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    profile = os.environ.get("CARDC_PROFILE", "ci")
+    games = games if games is not None else PROFILE_GAMES.get(profile, PROFILE_GAMES["ci"])
+    if games < 1:
+        print("cardc fuzz: --games must be at least 1", file=stderr)
+        return EXIT_USAGE
+    try:
+        target = resolve_target(root, path, ruleset)
+    except UsageError as err:
+        print(f"cardc fuzz: {err}", file=stderr)
+        return EXIT_USAGE
+    except CompileError as err:
+        _compile_errors(err, root, stderr)
+        print("cardc fuzz: the cards do not compile; nothing was played", file=stderr)
+        return EXIT_USAGE
+    try:
+        print(f"fuzzing {target.label}: {target.describe()}, compiled in {target.pool.built}; "
+              f"{games} games from seed {seed}", file=stderr)
+        outcome = campaign(target, games, seed, stderr, shrink_seconds)
+        rate = outcome.games / outcome.seconds if outcome.seconds else 0.0
+        if outcome.failure is None:
+            print(f"no violation in {outcome.games} games ({outcome.seconds:.1f} s, {rate:.1f} games/s)",
+                  file=stdout)
+            return EXIT_OK
+        data = replay_data(target, outcome, seed)
+        out = out or Path(f"fuzz-{target.pool.ruleset}-seed{seed}.replay.json")
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        original, run = outcome.original, outcome.failure
+        assert original is not None
+        print(f"violation found in game {outcome.games} of {games}:", file=stdout)
+        print(f"  {run.violation.splitlines()[0] if run.violation else ''}", file=stdout)
+        print(f"shrunk in {outcome.shrink_tries} tries: {len(original.actions)} -> {len(run.actions)} actions, "
+              f"{len(trimmed(original.indices))} -> {len(trimmed(run.indices))} non-default choices, "
+              f"seed {original.seed} -> {run.seed}", file=stdout)
+        print(f"replay written to {out}; run: cardc replay {out}", file=stdout)
+        return EXIT_VIOLATION
+    finally:
+        target.pool.close()
+
+
+def read_replay(file: Path) -> dict:
+    """Return a replay file's content, or raise UsageError saying what is wrong with it."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise UsageError(f"cannot read {file}: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UsageError(f"{file} is not a replay file (expected \"format\": \"{FORMAT}\")")
+    for key, kind in (("ruleset", str), ("seed", int), ("decks", list), ("choices", list)):
+        if not isinstance(data.get(key), kind):
+            raise UsageError(f"{file}: '{key}' is missing or not a {kind.__name__}")
+    return data
+
+
+def replay_run(pool: Pool, data: dict) -> tuple[Run, str]:
+    """Replay a replay file's choices with every check; return the run and, if the game left the
+    recorded path, why."""
+    recorded = [tuple(a) for a in data["choices"]]
+    diverged = [""]
+    run_actions: list[Action] = []
+
+    def choose(s: State, actions: list[Action]) -> int | None:
+        k = len(run_actions)
+        if k >= len(recorded):
+            return None
+        want = (str(recorded[k][0]), int(recorded[k][1]))
+        if want not in actions:
+            offered = ", ".join(_describe(s, a) for a in actions)
+            diverged[0] = f"choice {k + 1} {list(want)} is not offered; the game offers: {offered}"
+            return None
+        run_actions.append(want)
+        return actions.index(want)
+
+    run = play_checked(pool.game, data["decks"], data["seed"], choose)
+    return run, diverged[0]
+
+
+def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout: TextIO | None = None,
+                   stderr: TextIO | None = None) -> int:
+    """`cardc replay`: print the log up to the failure and the violation; 1 if it still fails,
+    0 if it no longer does, 2 if the file cannot be replayed."""
+    from compiler.diagnostics import CompileError
+
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    try:
+        data = read_replay(file)
+        pool = load_pool(root, data["ruleset"], data.get("extra_cards"))
+    except UsageError as err:
+        print(f"cardc replay: {err}", file=stderr)
+        return EXIT_USAGE
+    except CompileError as err:
+        _compile_errors(err, root, stderr)
+        print("cardc replay: the cards do not compile", file=stderr)
+        return EXIT_USAGE
+    try:
+        run, diverged = replay_run(pool, data)
+        for line in run.log:
+            print(line, file=stdout)
+        if run.violation is not None:
+            print(f"violation: {run.violation}", file=stdout)
+            return EXIT_VIOLATION
+        if diverged:
+            print(f"the game no longer follows the replay: {diverged}", file=stdout)
+        print(f"the replay no longer fails (recorded: {str(data.get('violation', '')).splitlines()[0:1]})",
+              file=stdout)
+        if scenario is not None:
+            write_scenario(pool, data, scenario, file)
+            print(f"scenario written to {scenario}; run: cardc scenario {scenario}", file=stdout)
+        return EXIT_OK
+    finally:
+        pool.close()
+
+
+def _deck_line(deck: list[str]) -> str:
+    """Return a scenario deck list in order, consecutive copies counted: 'A, 2 B, A'."""
+    parts: list[str] = []
+    i = 0
+    while i < len(deck):
+        j = i
+        while j < len(deck) and deck[j] == deck[i]:
+            j += 1
+        parts.append(deck[i] if j - i == 1 else f"{j - i} {deck[i]}")
+        i = j
+    return ", ".join(parts)
+
+
+def write_scenario(pool: Pool, data: dict, path: Path, source: Path) -> None:
+    """Write a regression scenario (docs/scenarios.md) from a replay that no longer fails: the
+    recorded choices, then the first legal action until the end of that turn, and the log."""
+    from runtime.agents import describe_action
+    from runtime.scenario import read_scenario, run_scenario, update_transcript
+
+    if any("," in name or re.match(r"\d+ ", name) for deck in data["decks"] for name in deck):
+        raise UsageError("a card name with ',' or a leading count cannot be written in a scenario deck line")
+    game = pool.game
+    s = game.new_game([list(d) for d in data["decks"]], data["seed"])
+    said: list[str] = []
+    for pair in data["choices"]:
+        action = (str(pair[0]), int(pair[1]))
+        said.append(describe_action(s, action))
+        engine.apply_action(s, action)
+    turn = s.turn
+    while not engine.is_terminal(s) and s.turn == turn:  # finish the turn: a scenario stops after one
+        action = engine.legal_actions(s)[0]
+        said.append(describe_action(s, action))
+        engine.apply_action(s, action)
+    stop = "end" if engine.is_terminal(s) else f"after turn {turn}"
+    violation = str(data.get("violation", "")).splitlines()[0] if data.get("violation") else ""
+    lines = [f"scenario FUZZ-{data['ruleset']}-{data['seed']}: regression found by cardc fuzz",
+             f"ruleset {data['ruleset']}", f"seed {data['seed']}", f"stop: {stop}", "",
+             f"# From {source}: {violation}",
+             "# Add expect: lines that state the correct behaviour at the stop point.", "setup:", "    new game"]
+    lines += [f"    P{p + 1} deck: {_deck_line(deck)}" for p, deck in enumerate(data["decks"])]
+    lines += ["", "choices:"] + [f"    {c}" for c in said] + ["", "transcript:"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sc = read_scenario(path)
+    result = run_scenario(sc, game)
+    if result.state is not None:
+        update_transcript(path, result.state.log)
