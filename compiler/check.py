@@ -346,6 +346,10 @@ class Checker:
         for zone in REQUIRED_ZONES:
             if zone not in self.sym.zones:
                 self.error("E103", f"ruleset '{rs.name.value}' declares no '{zone}' zone", rs)
+        responding = [r for r in rs.rules if isinstance(r, n.KindRule) and "responds" in r.traits]
+        if responding and "stack" not in self.sym.zones:
+            self.error("E103", f"kind '{responding[0].kind.value}' responds, so ruleset '{rs.name.value}' "
+                               "needs a 'stack' zone for cards waiting to resolve", responding[0])
         for rule in rs.rules:
             self.rule(rule)
 

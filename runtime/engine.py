@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime import effects as fx
 from runtime import query as q
-from runtime import turns
+from runtime import resolve, turns
 from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
 from runtime.state import CardState, Ctx, PlayerState, State
 from runtime.triggers import find_item, stack_pending
@@ -157,6 +157,10 @@ def apply_action(s: State, action: Action) -> None:
     s.actions_taken += 1
     if kind == "stage":
         turns.stage_card(s, d["player"], x)
+    elif kind == "respond":
+        turns.play_response(s, d["player"], x, d["item"])
+    elif kind == "done" and d["kind"] == "respond":
+        resolve.pass_response(s, d["player"], d["item"])
     elif kind == "done" and d["kind"] == "stage":
         s.tasks.pop()
         s.say(f"P{d['player'] + 1} ends the set phase")

@@ -4,10 +4,12 @@ action, with the first violation shrunk by Hypothesis and written as a replay fi
 Public entry points: `fuzz_command`, `replay_command` (the CLI), and for tests and tools
 `resolve_target`, `load_pool`, `play_checked` and `campaign`. Format and usage: docs/fuzzing.md.
 
-A game is driven by (seed, decks, one index into legal_actions per decision). The campaign is a
-Hypothesis test run programmatically: Hypothesis draws those three from --seed, so that when a
-game breaks, it shrinks the failing example (seed toward 0, decks toward the first cards of the
-pool, choices toward the first legal action) before the replay is written.
+A game is driven by (seed, decks, one index into legal_actions per decision). The campaign plays
+games whose seeds and decks come from --seed, with seeded random agents. The first game that
+breaks is shrunk with Hypothesis: `hypothesis.find` replays it from integers drawn from a
+strategy (seed, one index per deck card, one index per decision) and shrinks those (seed toward
+0, decks toward the first cards of the pool, choices toward the first legal action) while the
+same violation still happens; the smallest game is written as the replay.
 
 Checked after every action: runtime.invariants.violations is empty; a snapshot equals the state
 and stays unchanged when the state moves on; State.from_json(to_json) equals the state and
@@ -21,6 +23,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import random
 import re
 import shutil
 import sys
@@ -184,28 +187,9 @@ class Target:
         if self.mode == "cards":
             return f"decks mixing {len(self.focus)} card(s) with a pool of {len(self.pool.cards)}"
         if self.mode == "deck":
-            return f"this deck against {len(self.pool.decks)} deck file(s) and random decks"
+            others = sum(1 for d in self.pool.decks.values() if d != self.deck)
+            return f"this deck against {others} other deck file(s) and random decks"
         return f"random decks from a pool of {len(self.pool.cards)} cards"
-
-    def deck_strategy(self):
-        """Return the Hypothesis strategy of the decks of one game (one list per player)."""
-        from hypothesis import strategies as st
-
-        from compiler import gen
-
-        rs = self.pool.game.ruleset
-        size, copies, players = rs.deck_size or 30, rs.max_copies, rs.players
-        if self.mode == "cards":
-            one = gen.decks(self.pool.cards, size, copies, include=self.focus)
-            return st.lists(one, min_size=players, max_size=players)
-        random_deck = gen.decks(self.pool.cards, size, copies)
-        if self.mode == "deck":
-            files = [d for d in self.pool.decks.values() if d != self.deck]
-            other = st.sampled_from(files) | random_deck if files else random_deck
-            others = st.lists(other, min_size=players - 1, max_size=players - 1)
-            return st.tuples(st.integers(0, players - 1), others).map(
-                lambda x: x[1][:x[0]] + [list(self.deck)] + x[1][x[0]:])
-        return st.lists(random_deck, min_size=players, max_size=players)
 
 
 def _project_ruleset(root: Path, path: Path) -> str | None:
@@ -279,6 +263,7 @@ class Run:
     decks: list[list[str]]
     actions: list[Action] = field(default_factory=list)
     indices: list[int] = field(default_factory=list)
+    options: list[int] = field(default_factory=list)  # how many actions each decision offered
     log: list[str] = field(default_factory=list)
     violation: str | None = None
     signature: str = ""
@@ -354,6 +339,7 @@ def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
                 i = choose(s, actions)
                 if i is None:
                     return run
+                run.options.append(len(actions))
                 text = _checked_step(game, s, text, actions[i], i, run, steps)
             if engine.legal_actions(s):
                 raise _Violation("the game is over but actions are still offered", "actions after the end")
@@ -452,73 +438,160 @@ class Progress:
             self.stream.flush()
 
 
+def _deck_choices(target: Target) -> list[list[str] | None]:
+    """Return, per player, the cards a deck position may hold (a game's inputs are encoded as an
+    index into this list per card), or None for the fixed deck of a deck-file target."""
+    pool, players = target.pool.cards, target.pool.game.ruleset.players
+    if target.mode == "cards":
+        return [target.focus + [c for c in pool if c not in target.focus]] * players
+    if target.mode == "deck":
+        return [None] + [pool] * (players - 1)
+    return [pool] * players
+
+
+def _random_deck(rng: random.Random, pool: list[str], size: int, max_copies: int,
+                 focus: list[str] | None = None) -> list[str]:
+    deck = [rng.choice(focus) for _ in range(rng.randint(1, max(1, size // 2)))] if focus else []
+    while len(deck) < size:
+        name = rng.choice(pool)
+        if max_copies and deck.count(name) >= max_copies:
+            spare = [c for c in pool if deck.count(c) < max_copies]
+            if not spare:
+                break  # too small a pool for a legal deck: the game refuses it, which is reported
+            name = rng.choice(spare)
+        deck.append(name)
+    rng.shuffle(deck)
+    return deck
+
+
+def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list[str]]]:
+    """Return a game seed and decks for one game of a campaign, drawn from rng."""
+    rs = target.pool.game.ruleset
+    size = rs.deck_size or 30
+    game_seed = rng.getrandbits(32)
+    decks: list[list[str]] = []
+    files = [d for d in target.pool.decks.values() if d != target.deck]
+    for cands in _deck_choices(target):
+        if cands is None:
+            decks.append(list(target.deck))
+        elif target.mode == "deck" and files and rng.random() < 0.5:
+            decks.append(list(rng.choice(files)))
+        else:
+            decks.append(_random_deck(rng, target.pool.cards, size, rs.max_copies,
+                                      target.focus if target.mode == "cards" else None))
+    return game_seed, decks
+
+
+def encode(target: Target, run: Run) -> list[int]:
+    """Return a game's inputs as the integers the shrinker draws: the seed, an index into
+    _deck_choices per deck card, and the action index at each decision with more than one action."""
+    out = [run.seed]
+    for cands, deck in zip(_deck_choices(target), run.decks, strict=True):
+        if cands is not None:
+            first = {name: i for i, name in reversed(list(enumerate(cands)))}
+            out += [first[name] for name in deck]
+    return out + [i for i, k in zip(run.indices, run.options, strict=True) if k > 1]
+
+
 def campaign(target: Target, games: int, seed: int, progress: TextIO | None = None,
              shrink_seconds: float = SHRINK_SECONDS) -> Outcome:
-    """Play up to `games` checked games drawn by Hypothesis from `seed`; stop at the first
-    violation and let Hypothesis shrink it (to the same violation) for up to shrink_seconds."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as seeded
-    from hypothesis import strategies as st
+    """Play `games` checked games with seeded random agents (random decks as the target says);
+    stop at the first violation and shrink it with Hypothesis (see shrink)."""
+    from runtime.agents import RandomAgent
 
     game = target.pool.game
     out = Outcome()
     bar = Progress(progress, games)
     start = time.monotonic()
-    found_at = [0.0]
+    rng = random.Random(seed)
+    for _ in range(games):
+        game_seed, decks = random_inputs(target, rng)
+        agents = [RandomAgent(game_seed * 7919 + p) for p in range(len(decks))]
 
-    @seeded(seed)
-    @settings(max_examples=games, database=None, deadline=None, derandomize=False,
-              phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck),
-              verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
-    @given(st.integers(0, 2**32 - 1), target.deck_strategy(), st.data())
-    def one_game(game_seed: int, decks: list[list[str]], data: Any) -> None:
-        if out.original is None:
-            if out.games >= games:
-                return  # Hypothesis may ask for more examples than max_examples; play exactly `games`
-            out.games += 1
-            bar.games(out.games)
-        else:
-            out.shrink_tries += 1
-            if time.monotonic() - found_at[0] > shrink_seconds:
-                out.shrink_stopped = True
-                raise _StopShrinking
-            if out.shrink_tries % 10 == 0:
-                size = len(out.failure.actions) if out.failure else 0
-                bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game so far: {size} actions ")
+        def choose(s: State, actions: list[Action], agents: list[RandomAgent] = agents) -> int:
+            assert s.decision is not None
+            return actions.index(agents[s.decision["player"]].choose(s, actions))
+
+        out.games += 1
+        run = play_checked(game, decks, game_seed, choose)
+        bar.games(out.games, force=run.violation is not None)
+        if run.violation is not None:
+            out.original = run
+            bar.line(f"\nviolation in game {out.games}: {run.violation.splitlines()[0]}\n")
+            shrink(target, out, bar, shrink_seconds)
+            break
+    else:
+        bar.line("\n")
+    out.seconds = time.monotonic() - start
+    return out
+
+
+def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
+    """Shrink out.original with hypothesis.find: the game is driven by integers drawn from a
+    strategy (see encode); the failing game's integers are put in an in-memory example database
+    so that Hypothesis replays it first and then shrinks it toward smaller integers (seed 0, the
+    first cards of the pool, the first legal action), keeping only games with the same violation.
+    Sets out.failure to the smallest failing game found in `seconds` (the original if none)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+    from hypothesis import strategies as st
+    from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+
+    original = out.original
+    assert original is not None
+    out.failure = original
+    game = target.pool.game
+    choices = _deck_choices(target)
+    sizes = [len(d) for d in original.decks]
+    key = b"cardc-fuzz-shrink"
+    db = InMemoryExampleDatabase()
+    # A failing example in the secondary corpus is replayed, then shrunk (one in the primary
+    # corpus would be taken as already shrunk).
+    db.save(key + b".secondary", choices_to_bytes(encode(target, original)))
+    started = time.monotonic()
+
+    def fails(data: Any) -> bool:
+        if time.monotonic() - started > seconds:
+            out.shrink_stopped = True
+            raise _StopShrinking
+        out.shrink_tries += 1
+        if out.shrink_tries % 10 == 0:
+            bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game: "
+                     f"{len(out.failure.actions) if out.failure else 0} actions ")
+        game_seed = data.draw(st.integers(0, 2**32 - 1))
+        decks = [list(target.deck) if cands is None else
+                 [cands[data.draw(st.integers(0, len(cands) - 1))] for _ in range(size)]
+                 for cands, size in zip(choices, sizes, strict=True)]
+        if any(game.check_deck(d) for d in decks):
+            return False
 
         def choose(s: State, actions: list[Action]) -> int:
             return data.draw(st.integers(0, len(actions) - 1)) if len(actions) > 1 else 0
 
         run = play_checked(game, decks, game_seed, choose)
         if run.violation is None:
-            return
-        if out.original is None:
-            out.original, found_at[0] = run, time.monotonic()
-            bar.games(out.games, force=True)
-            bar.line(f"\nviolation in game {out.games}: {run.violation.splitlines()[0]}\n")
-        elif run.signature != out.original.signature:
+            return False
+        if run.signature != original.signature:
             if run.signature not in out.other_bugs:
                 out.other_bugs.append(run.signature)
-            return  # another bug: shrink the first one only
-        out.failure = run
-        raise _Found(run.signature)
+            return False  # another bug: this shrink keeps to the first one
+        out.failure = run  # every accepted example is smaller than the last one
+        return True
 
     try:
-        one_game()
+        # Not seeded (random=) nor derandomized: Hypothesis then ignores the database. So two
+        # shrinks of the same game may end on different (equally valid) small games.
+        find(st.data(), fails,
+             settings=settings(database=db, phases=[Phase.reuse, Phase.shrink], deadline=None,
+                               derandomize=False, verbosity=Verbosity.quiet,
+                               suppress_health_check=list(HealthCheck)),
+             database_key=key)
     except _StopShrinking:
         pass
-    except Exception:  # _Found, or whatever Hypothesis wraps it in; the smallest run is recorded
-        if out.failure is None:
-            raise
-    if out.original is None:
-        bar.games(out.games, force=True)
-        bar.line("\n")
-    else:
-        out.shrink_seconds = time.monotonic() - found_at[0]
-        bar.line(f"\rshrinking: done after {out.shrink_tries} tries ({out.shrink_seconds:.1f} s)"
-                 f"{' (time limit reached)' if out.shrink_stopped else ''}          \n")
-    out.seconds = time.monotonic() - start
-    return out
+    except Exception:  # NoSuchExample (not reproduced under Hypothesis) or a Flaky report
+        pass
+    out.shrink_seconds = time.monotonic() - started
+    bar.line(f"\rshrinking: done after {out.shrink_tries} tries ({out.shrink_seconds:.1f} s)"
+             f"{' (time limit reached)' if out.shrink_stopped else ''}          \n")
 
 
 def trimmed(indices: list[int]) -> list[int]:

@@ -81,6 +81,8 @@ def resolve_task(s: State, task: list) -> None:
         s.say(f"{q.shown(s, ctx.source)} has left the field; its ability is lost")
         s.stack.remove(ctx)
         return
+    if not _window(s, task, ctx):
+        return
     if not _answer_mays(s, task, ctx, ab) or not _choose(s, task, ctx, ab, at_resolution=True):
         return
     s.stack.remove(ctx)
@@ -91,6 +93,51 @@ def resolve_task(s: State, task: list) -> None:
         s.say(f"{q.shown(s, ctx.source)}: the condition no longer holds")
         return
     _resolve(s, ab, ctx)
+
+
+def responses(s: State, player: int) -> list[int]:
+    """Return the hand cards a player could play in a response window now."""
+    rs = s.game.ruleset
+    out = []
+    for cid in s.players[player].zones["hand"]:
+        cdef = s.game.cards[s.cards[cid].name]
+        if "responds" not in rs.kind_traits.get(cdef.kind, ()):
+            continue
+        if any(s.players[player].resources.get(r, 0) < n for r, n in cdef.cost.items()):
+            continue
+        effect = next((a for a in cdef.abilities if a.kind == "effect"), None)
+        if effect is None or has_targets(s, effect, Ctx(cid, player, ["card", cdef.name, 0])):
+            out.append(cid)
+    return out
+
+
+def _window(s: State, task: list, ctx: Ctx) -> bool:
+    """Offer each player in turn a response before an item resolves; True once all passed in a row.
+
+    The window opens with the opponent of the item's controller. A player with nothing to play
+    passes without being asked; after a response, every player must pass again.
+    """
+    if not any("responds" in traits for traits in s.game.ruleset.kind_traits.values()):
+        return True
+    n = len(s.players)
+    if not ctx.window:
+        ctx.window = [(ctx.controller + 1) % n, 0]
+    while ctx.window[1] < n:
+        player = ctx.window[0]
+        options = responses(s, player)
+        if options:
+            s.ask(task, player, "respond", options, item=ctx.item, can_stop=True)
+            return False
+        ctx.window = [(player + 1) % n, ctx.window[1] + 1]
+    return True
+
+
+def pass_response(s: State, player: int, item: int) -> None:
+    """Record that a player let the top item resolve without responding."""
+    ctx = find_item(s, item)
+    assert ctx is not None
+    ctx.window = [(player + 1) % len(s.players), ctx.window[1] + 1]
+    s.say(f"P{player + 1} passes")
 
 
 def _source_present(s: State, ab: Ability, ctx: Ctx) -> bool:

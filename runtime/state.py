@@ -52,6 +52,7 @@ class Ctx:
     answers: list = field(default_factory=list)  # 'you may' answers by index: True/False/None
     item: int = -1
     player: int = -1  # the player a lose rule is checked for ('their')
+    window: list = field(default_factory=list)  # response window before it resolves: [next player, passes]
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""

@@ -9,7 +9,7 @@ from runtime import query as q
 from runtime import resolve
 from runtime.defs import Ability, Filter
 from runtime.state import Ctx, State
-from runtime.triggers import emit, order_key
+from runtime.triggers import emit, find_item, order_key
 
 
 def rules_ctx(s: State, player: int = -1) -> Ctx:
@@ -110,11 +110,16 @@ def _committed(s: State, player: int) -> dict[str, int]:
 
 
 def stageable(s: State, player: int) -> list[int]:
-    """Return the hand cards a player can still stage: their cost fits the unstaged resources."""
+    """Return the hand cards a player can still stage: their cost fits the unstaged resources.
+
+    Cards of a kind that responds are played only in response windows, never staged.
+    """
     have, committed = s.players[player].resources, _committed(s, player)
+    traits = s.game.ruleset.kind_traits
     return [cid for cid in s.players[player].zones["hand"]
-            if all(have.get(r, 0) - committed.get(r, 0) >= n
-                   for r, n in s.game.cards[s.cards[cid].name].cost.items())]
+            if "responds" not in traits.get(q.kind(s, cid), ())
+            and all(have.get(r, 0) - committed.get(r, 0) >= n
+                    for r, n in s.game.cards[s.cards[cid].name].cost.items())]
 
 
 def stage(s: State, ctx: Ctx) -> None:
@@ -172,12 +177,33 @@ def _play(s: State, task: list) -> None:
     s.say(f"P{c.controller + 1} plays {q.shown(s, cid)}, paying {paid}")
     if "enters the field" in traits:
         _enter_field(s, cid, traits)
-    elif effect is not None:
-        ctx.item = s.next_id()
-        s.stack.append(ctx)
-        s.tasks += [["spell_done", cid], ["resolve", ctx.item], ["emit", "played", cid], ["targets", ctx.item]]
     else:
+        _cast(s, cid, ctx if effect is not None else None)
+
+
+def _cast(s: State, cid: int, ctx: Ctx | None) -> None:
+    """Put a played card's effect on the stack: targets now, then 'played' triggers, then it resolves."""
+    if ctx is None:
         s.tasks += [["spell_done", cid], ["emit", "played", cid]]
+        return
+    ctx.item = s.next_id()
+    s.stack.append(ctx)
+    s.tasks += [["spell_done", cid], ["resolve", ctx.item], ["emit", "played", cid], ["targets", ctx.item]]
+
+
+def play_response(s: State, player: int, cid: int, item: int) -> None:
+    """Play a card from the hand in the response window of a stack item; every player may respond again."""
+    waiting = find_item(s, item)
+    assert waiting is not None
+    waiting.window = [(player + 1) % len(s.players), 0]
+    cdef = s.game.cards[s.cards[cid].name]
+    for r, amount in cdef.cost.items():
+        s.players[player].resources[r] -= amount
+    paid = ", ".join(f"{amount} {r}" for r, amount in cdef.cost.items()) or "nothing"
+    fx.move(s, cid, "stack")
+    s.say(f"P{player + 1} responds with {q.describe(s, cid)}, paying {paid}")
+    effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)
+    _cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
 
 
 def _enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
@@ -195,7 +221,7 @@ def _emit_task(s: State, task: list) -> None:
 
 
 def _spell_done(s: State, task: list) -> None:
-    if s.cards[task[1]].zone == "staging":
+    if s.cards[task[1]].zone in ("staging", "stack"):
         fx.move(s, task[1], "graveyard")
         s.say(f"{q.describe(s, task[1])} goes to the graveyard")
 

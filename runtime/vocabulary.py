@@ -144,7 +144,9 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 }
 
 # What a card kind may do, as said in a ruleset's "kind X: ..." line.
-KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger")
+# "responds": a card of the kind may be played from the hand in a response window, before the top of
+# the stack resolves (it waits in the 'stack' zone while it is there).
+KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds")
 
 # Ordering keys of a ruleset's trigger order and of turn procedures.
 ORDER_KEYS = ("stat", "kind", "turn_player", "position")

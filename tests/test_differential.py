@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from compiler import nodes as n
-from compiler.build import KEY_LINE, build, compile_project
+from compiler.build import KEY_LINE, build, compile_project, read_source
 from compiler.interpret import interpret_ruleset
 from compiler.parser import parse
 from compiler.symbols import collect
@@ -133,8 +133,8 @@ card "Edge Gardener" {
 
 def parse_folder(root: Path, folder: Path) -> list[n.File]:
     """Parse a card folder the way the build does: sorted files, paths relative to the project."""
-    return [parse(p.read_text(encoding="utf-8"), p.relative_to(root).as_posix())
-            for p in sorted(folder.glob("*.card"))]
+    rels = [p.relative_to(root).as_posix() for p in sorted(folder.glob("*.card"))]
+    return [parse(read_source(root / rel, rel), rel) for rel in rels]
 
 
 def stale_code(root: Path) -> list[str]:

@@ -1,0 +1,67 @@
+"""Response windows, on the Quick Duel test ruleset (Simple Duel plus quick cards that respond).
+
+The ruleset lives in tests/rulesets/quick_duel/; each test session builds it into a temporary
+project and loads it from there.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.build import build
+from runtime import engine
+from runtime.agents import RandomAgent
+from runtime.decks import load_deck
+from runtime.invariants import violations
+from runtime.load import load_game
+from runtime.scenario import discover, read_scenario, run_scenario
+from tests.conftest import ROOT
+
+HERE = ROOT / "tests" / "rulesets" / "quick_duel"
+SCENARIOS = discover(ROOT, [HERE / "scenarios"])
+
+
+@pytest.fixture(scope="module")
+def quick_duel(tmp_path_factory):
+    root = tmp_path_factory.mktemp("quick_duel")
+    shutil.copytree(HERE / "cards", root / "cards")
+    build(root)
+    saved = {k: v for k, v in sys.modules.items() if k == "generated" or k.startswith("generated.")}
+    for name in saved:
+        del sys.modules[name]
+    sys.path.insert(0, str(root))
+    try:
+        yield load_game("quick_duel")
+    finally:
+        sys.path.remove(str(root))
+        for name in [k for k in sys.modules if k == "generated" or k.startswith("generated.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_quick_duel_scenario(quick_duel, path: Path):
+    outcome = run_scenario(read_scenario(path), quick_duel)
+    assert outcome.passed, "\n".join(outcome.failures)
+
+
+def test_quick_cards_are_never_staged_and_random_games_keep_the_invariants(quick_duel):
+    known = {n for n, c in quick_duel.cards.items() if not c.token}
+    deck = load_deck(HERE / "cards" / "quick_duel" / "decks" / "mixed.deck", known, 30)
+    responses = 0
+    for seed in range(30):
+        s = quick_duel.new_game([deck, deck], seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 100)]
+        while not engine.is_terminal(s):
+            acts = engine.legal_actions(s)
+            if s.decision["kind"] == "stage":
+                assert all(quick_duel.cards[s.cards[x].name].kind != "quick" for k, x in acts if k == "stage")
+            action = agents[s.decision["player"]].choose(s, acts)
+            responses += action[0] == "respond"
+            engine.apply_action(s, action)
+            assert violations(s) == []
+    assert responses > 10  # the windows were really offered and used
