@@ -163,6 +163,9 @@ class Checker:
     def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None:
         after_cost = False
         for s in sentences:
+            if scope.owner == "ruleset" and s.mode != "do":
+                self.error("E106", "a ruleset sentence is a plain rule; 'you may', costs and 'if you do' "
+                                   "belong in card abilities", s)
             if scope.static and s.mode != "do":
                 self.error("E106", "a static ability states facts; 'you may', costs and 'if you do' "
                                    "belong in triggered abilities", s)
@@ -285,7 +288,7 @@ class Checker:
             case n.Stacks(status=st):
                 self.known(st, "status", self.sym.statuses)
             case n.StatBound(stat=stat):
-                self.param(stat, scope)
+                self.known(stat, "stat", self.sym.stats + v.CARD_NUMBERS)
             case n.Has(name=name) | n.HasSelf(name=name) | n.Lacks(name=name):
                 self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
             case n.OwnTurnNumber(possessive=pos):

@@ -74,8 +74,8 @@ class Env:
                    self.after_cost, self.last_target, self.filters)
 
     def inner(self) -> Env:
-        """Return the Env of a filter's 'with' clauses: fresh numbering (as filter_code makes it)."""
-        return Env(self.symbols, self.params, self.event_about, filters=self.filters)
+        """Return the Env of a filter's 'with' clauses: fresh numbering, 'it' as outside (as filter_code)."""
+        return Env(self.symbols, self.params, self.event_about, filters=self.filters, last_target=self.last_target)
 
     def add_target(self, spec: TargetSpec) -> int:
         """Number a new target slot; it becomes what 'it' means."""

@@ -155,7 +155,7 @@ def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: boo
         args.append("zone=''")
     if f.withs:
         inner = Env(env.symbols, env.where, env.owner, env.params, env.event_about, candidate=True,
-                    functions=env.functions, constants=env.constants)
+                    functions=env.functions, constants=env.constants, last_target=env.last_target)
         test = " and ".join(cond(w, inner) for w in f.withs)
         args.append("pred=" + env.function("p", "self, s, ctx, c", [f"return {test}"]))
     return f"Filter({', '.join(args)})"

@@ -7,9 +7,12 @@ repository's own cards/ or generated/ folders.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -77,3 +80,34 @@ def built_snapshot(tmp_path_factory, cards_snapshot: Path) -> Path:
     report = build(root)
     assert {action for action, _ in report.actions} == {"wrote"}
     return root
+
+
+def _is_generated(module: str) -> bool:
+    return module == "generated" or module.startswith("generated.")
+
+
+@contextmanager
+def generated_package(root: Path, ruleset: str) -> Iterator:
+    """Import root/generated/<ruleset> (a temporary build) as `generated.<ruleset>`; afterwards the
+    repository's own generated modules are back in place."""
+    saved = {name: mod for name, mod in sys.modules.items() if _is_generated(name)}
+    for name in saved:
+        del sys.modules[name]
+    sys.path.insert(0, str(root))
+    importlib.invalidate_caches()
+    try:
+        yield importlib.import_module(f"generated.{ruleset}")
+    finally:
+        sys.path.remove(str(root))
+        for name in [name for name in sys.modules if _is_generated(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+
+
+@contextmanager
+def compiled_game(root: Path, ruleset: str) -> Iterator:
+    """Return, for the duration of a with-block, the Game of a ruleset built under root."""
+    from runtime.engine import Game
+
+    with generated_package(root, ruleset) as module:
+        yield Game(module.RULESET, module.CARDS, module.KEYWORDS, module.STATUSES)

@@ -5,7 +5,6 @@ import, keep every string exactly, and use only a small set of Python constructs
 from __future__ import annotations
 
 import ast
-import importlib
 import io
 import shutil
 import sys
@@ -16,7 +15,7 @@ import pytest
 
 from compiler.build import build
 from compiler.parser import parse
-from tests.conftest import RULESET_FILE
+from tests.conftest import RULESET_FILE, generated_package
 
 FOLDER = "safety"
 
@@ -117,24 +116,12 @@ def hostile_project(tmp_path_factory) -> Path:
     return root
 
 
-def _forget_generated() -> None:
-    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
-        del sys.modules[name]
-
-
 @pytest.fixture
 def registry(hostile_project):
     """Import the hostile project's registry from its own generated/ package, then forget it."""
-    _forget_generated()
-    sys.path.insert(0, str(hostile_project))
-    importlib.invalidate_caches()
-    try:
-        module = importlib.import_module(f"generated.{FOLDER}")
+    with generated_package(hostile_project, FOLDER) as module:
         assert Path(module.__file__).resolve().is_relative_to(hostile_project.resolve())
         yield module
-    finally:
-        sys.path.remove(str(hostile_project))
-        _forget_generated()
 
 
 def generated_files(root: Path) -> list[Path]:

@@ -81,3 +81,52 @@ def test_root_without_cards_folder_is_an_error(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode != 0
     assert not missing.exists()
+
+
+def test_it_inside_a_with_clause_means_the_target_named_before_it(tmp_path):
+    """'destroy each creature with power < power of it' compares with the target, not the event card."""
+    from runtime.scenario import read_scenario, run_scenario
+    from tests.conftest import compiled_game
+
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    (tmp_path / "cards" / "simple_duel" / "quirk.card").write_text(
+        'card "Quirk Cull" {\n    kind spell\n    cost 1 mana\n    stats speed 3\n'
+        '    effect: deal 1 damage to target creature. destroy each creature with power < power of it.\n}\n',
+        encoding="utf-8")
+    scenario = tmp_path / "quirk.scenario"
+    scenario.write_text("""scenario QUIRK: 'it' inside a with clause
+ruleset simple_duel
+seed 1
+stop: before phase battle of turn 3
+
+setup:
+    turn 3, P1 active, phase main
+    P1 deck: 5 Skyreef Leviathan
+    P2 deck: 5 Skyreef Leviathan
+    P1 staging: Quirk Cull
+    P1 mana 1
+    P2 field: Pebble Sprite, Kilnheart Brute
+
+choices:
+    target Kilnheart Brute
+
+expect:
+    log: Kilnheart Brute takes 1 damage (total 1)
+    log: Pebble Sprite is destroyed
+    P2 field: Kilnheart Brute
+""", encoding="utf-8")
+    build(tmp_path)
+    with compiled_game(tmp_path, "simple_duel") as game:
+        outcome = run_scenario(read_scenario(scenario), game)
+    assert outcome.passed, outcome.failures
+
+
+def test_ruleset_sentences_cannot_ask_or_pay(tmp_path):
+    folder = tmp_path / "cards" / "game"
+    folder.mkdir(parents=True)
+    text = RULESET_FILE.read_text(encoding="utf-8").replace(
+        "you gain (your turn number) mana.", "as a cost, pay 1 life. if you do, you gain (your turn number) mana.")
+    (folder / "ruleset.card").write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_project(tmp_path)
+    assert [d.code for d in info.value.diagnostics] == ["E106", "E106"]

@@ -9,11 +9,7 @@ compiled with the real pipeline into a temporary project; (d) cards drawn by com
 
 from __future__ import annotations
 
-import importlib
 import shutil
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,7 +25,7 @@ from runtime.decks import load_deck
 from runtime.engine import Game
 from runtime.load import load_game
 from runtime.scenario import read_scenario, run_scenario
-from tests.conftest import ROOT
+from tests.conftest import ROOT, compiled_game
 
 SEEDS = 60
 BATCHES = 4
@@ -154,52 +150,42 @@ def interpreted(root: Path, folder: Path) -> Game:
     return interpret_ruleset(files, collect(files))
 
 
-def _drop_generated() -> None:
-    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
-        del sys.modules[name]
 
-
-@contextmanager
-def compiled_from(root: Path, ruleset: str) -> Iterator[Game]:
-    """Import root/generated/<ruleset> (a temporary build) as `generated`, then forget it again."""
-    _drop_generated()
-    sys.path.insert(0, str(root))
-    importlib.invalidate_caches()
-    try:
-        module = importlib.import_module(f"generated.{ruleset}")
-        yield Game(module.RULESET, module.CARDS, module.KEYWORDS, module.STATUSES)
-    finally:
-        sys.path.remove(str(root))
-        _drop_generated()
 
 
 def play(game: Game, decks: list[list[str]], seed: int) -> tuple:
-    """Play a random game; return (state, choices, error raised by card code or None)."""
-    s = game.new_game(decks, seed)
+    """Play a random game; return (state or None, choices, error raised by card code or None)."""
     agents = [RandomAgent(seed * 2), RandomAgent(seed * 2 + 1)]
     choices: list = []
-    while not engine.is_terminal(s):
-        assert s.actions_taken < 20_000, "game did not end"
-        action = agents[s.decision["player"]].choose(s, engine.legal_actions(s))
-        choices.append(action)
-        try:
+    s = None
+    try:  # generated code that fails must fail the same way when interpreted
+        s = game.new_game(decks, seed)
+        while not engine.is_terminal(s):
+            assert s.actions_taken < 20_000, "game did not end"
+            action = agents[s.decision["player"]].choose(s, engine.legal_actions(s))
+            choices.append(action)
             engine.apply_action(s, action)
-        except Exception as err:  # generated code that fails: the interpreter must fail there too
-            return s, choices, err
+    except AssertionError:
+        raise
+    except Exception as err:
+        return s, choices, err
     return s, choices, None
 
 
 def replay(game: Game, decks: list[list[str]], seed: int, choices: list, expected: list[str]) -> tuple:
-    """Replay recorded choices; return (state, error or None). An illegal choice is a divergence."""
-    s = game.new_game(decks, seed)
-    for i, action in enumerate(choices):
-        assert action in engine.legal_actions(s), (
-            f"seed {seed}: choice {i} {action} is not legal in the interpreted game; "
-            f"{first_difference(expected, s.log)}")
-        try:
+    """Replay recorded choices; return (state or None, error or None). An illegal choice is a divergence."""
+    s = None
+    try:
+        s = game.new_game(decks, seed)
+        for i, action in enumerate(choices):
+            assert action in engine.legal_actions(s), (
+                f"seed {seed}: choice {i} {action} is not legal in the interpreted game; "
+                f"{first_difference(expected, s.log)}")
             engine.apply_action(s, action)
-        except Exception as err:
-            return s, err
+    except AssertionError:
+        raise
+    except Exception as err:
+        return s, err
     return s, None
 
 
@@ -214,11 +200,13 @@ def first_difference(a: list[str], b: list[str]) -> str:
 def assert_same_game(compiled_game: Game, interp_game: Game, decks: list[list[str]], seed: int) -> None:
     """Play compiled with random choices, replay on interpreted; logs, results and states agree."""
     s, choices, error = play(compiled_game, decks, seed)
-    r, error2 = replay(interp_game, decks, seed, choices, s.log)
-    assert r.log == s.log, f"seed {seed}: {first_difference(s.log, r.log)}"
+    r, error2 = replay(interp_game, decks, seed, choices, s.log if s else [])
+    assert (r is None) == (s is None), f"seed {seed}: {error!r} != {error2!r}"
+    if s is not None and r is not None:
+        assert r.log == s.log, f"seed {seed}: {first_difference(s.log, r.log)}"
+        assert r.result == s.result
+        assert r.to_json() == s.to_json()
     assert type(error) is type(error2) and str(error) == str(error2), f"seed {seed}: {error!r} != {error2!r}"
-    assert r.result == s.result
-    assert r.to_json() == s.to_json()
 
 
 def deck_pair(decks: list[list[str]], seed: int) -> list[list[str]]:
@@ -305,7 +293,7 @@ def test_edge_case_cards_log_the_same(edge_project):
     folder = edge_project / "cards" / "simple_duel"
     interp = interpreted(edge_project, folder)
     edge = [name for name, card in interp.cards.items() if name.startswith("Edge ") and not card.token]
-    with compiled_from(edge_project, "simple_duel") as compiled:
+    with compiled_game(edge_project, "simple_duel") as compiled:
         decks = mixed_decks(legal_decks(compiled, folder), edge)
         for seed in range(25):
             assert_same_game(compiled, interp, deck_pair(decks, seed), seed)
@@ -317,7 +305,7 @@ def test_golden_cards_log_the_same(tmp_path):
     interp = interpreted(tmp_path, tmp_path / "cards" / "golden")
     playable = sorted(name for name, card in interp.cards.items() if not card.token)
     deck = [playable[i % len(playable)] for i in range(interp.ruleset.deck_size)]
-    with compiled_from(tmp_path, "golden") as compiled:
+    with compiled_game(tmp_path, "golden") as compiled:
         for seed in range(15):
             assert_same_game(compiled, interp, [deck, deck[::-1]], seed)
 
@@ -350,7 +338,7 @@ def test_generated_cards_log_the_same(tmp_path_factory, cards_snapshot: Path):
             build(root)
             interp = interpreted(root, folder)
             new = [c.name for c in drawn if not interp.cards[c.name].token]
-            with compiled_from(root, "simple_duel") as compiled:
+            with compiled_game(root, "simple_duel") as compiled:
                 decks = mixed_decks(legal_decks(compiled, folder), new)
                 for seed in range(3):
                     assert_same_game(compiled, interp, deck_pair(decks, seed), seed)

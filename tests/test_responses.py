@@ -7,7 +7,6 @@ project and loads it from there.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,8 @@ from runtime import engine
 from runtime.agents import RandomAgent
 from runtime.decks import load_deck
 from runtime.invariants import violations
-from runtime.load import load_game
 from runtime.scenario import discover, read_scenario, run_scenario
-from tests.conftest import ROOT
+from tests.conftest import ROOT, compiled_game
 
 HERE = ROOT / "tests" / "rulesets" / "quick_duel"
 SCENARIOS = discover(ROOT, [HERE / "scenarios"])
@@ -30,17 +28,8 @@ def quick_duel(tmp_path_factory):
     root = tmp_path_factory.mktemp("quick_duel")
     shutil.copytree(HERE / "cards", root / "cards")
     build(root)
-    saved = {k: v for k, v in sys.modules.items() if k == "generated" or k.startswith("generated.")}
-    for name in saved:
-        del sys.modules[name]
-    sys.path.insert(0, str(root))
-    try:
-        yield load_game("quick_duel")
-    finally:
-        sys.path.remove(str(root))
-        for name in [k for k in sys.modules if k == "generated" or k.startswith("generated.")]:
-            del sys.modules[name]
-        sys.modules.update(saved)
+    with compiled_game(root, "quick_duel") as game:
+        yield game
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
