@@ -287,6 +287,8 @@ class Checker:
                            self.sym.resources if of_player else self.sym.stats + v.CARD_NUMBERS)
             case n.Stacks(status=st):
                 self.known(st, "status", self.sym.statuses)
+            case n.StatBound(stat=stat) if scope.candidate == "player":
+                self.known(stat, "resource", self.sym.resources)
             case n.StatBound(stat=stat):
                 self.known(stat, "stat", self.sym.stats + v.CARD_NUMBERS)
             case n.Has(name=name) | n.HasSelf(name=name) | n.Lacks(name=name):
