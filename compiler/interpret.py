@@ -26,7 +26,7 @@ from typing import Any
 from compiler import nodes as n
 from compiler.check import validate
 from compiler.diagnostics import CompileError
-from compiler.symbols import Symbols, singular
+from compiler.symbols import Symbols, singular, trigger_event
 from runtime import effects as fx
 from runtime import turns
 from runtime import vocabulary as v
@@ -510,7 +510,7 @@ class Ability:
     def _header(self, a: n.Ability, env: Env) -> None:
         """Set the event, phase and scope of a triggered or timed ability (lower.ability)."""
         if isinstance(a, n.Triggered):
-            spec = _event_spec(a, env.symbols.kinds)
+            spec = trigger_event(a, env.symbols.kinds)
             env.event_about = spec.about
             self.event = spec.name
             self.scope = _scope(a.subject, env)
@@ -528,16 +528,6 @@ class Ability:
         """Carry out the ability's effects."""
         if not isinstance(self.node, n.Static):
             body(self.node.body, self._body_env.fork(), Run(self, s, ctx))
-
-
-def _event_spec(a: n.Triggered, kinds: tuple[str, ...]) -> v.EventSpec:
-    """Return the event a trigger listens to ('takes damage' said of a player is player damage)."""
-    subject = a.subject
-    of_player = subject.kind == "player" or (
-        subject.filter is not None and singular(subject.filter.kind.value, kinds) == "player")
-    if a.event == v.PLAYER_TAKES_DAMAGE and of_player:
-        return v.PLAYER_DAMAGED
-    return v.EVENT_PHRASES[a.event]
 
 
 def _scope(subject: n.Subject, env: Env) -> Scope:

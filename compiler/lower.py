@@ -12,7 +12,7 @@ from typing import Any
 
 from compiler import nodes as n
 from compiler.lower_terms import Env, applies, class_name, cond, expr, field_, filter_const, obj
-from compiler.symbols import Symbols, singular
+from compiler.symbols import Symbols, singular, trigger_event
 from runtime import vocabulary as v
 
 # Names generated code may import from runtime.defs; a module imports those it uses.
@@ -143,7 +143,7 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
     if isinstance(a, n.Static):
         return _static(a, env, taken, fields)
     if isinstance(a, n.Triggered):
-        spec = _event_spec(a, env.symbols.kinds)
+        spec = trigger_event(a, env.symbols.kinds)
         env.event_about = spec.about
         fields.append(field_("event", repr(spec.name)))
         late.append(field_("scope", _scope(a.subject, env)))
@@ -169,16 +169,6 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
         late.append(field_("mays", "(" + ", ".join(env.mays) + ",)"))
     return {"name": name, "base": base, "fields": fields, "functions": env.functions + methods,
             "late_fields": env.constants + late}
-
-
-def _event_spec(a: n.Triggered, kinds: tuple[str, ...]) -> v.EventSpec:
-    """Return the event a trigger listens to ('takes damage' said of a player is player damage)."""
-    subject = a.subject
-    of_player = subject.kind == "player" or (
-        subject.filter is not None and singular(subject.filter.kind.value, kinds) == "player")
-    if a.event == v.PLAYER_TAKES_DAMAGE and of_player:
-        return v.PLAYER_DAMAGED
-    return v.EVENT_PHRASES[a.event]
 
 
 def _scope(subject: n.Subject, env: Env) -> str:

@@ -72,3 +72,13 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.zones += (rule.name.value,)
         elif isinstance(rule, n.Turn):
             sym.phases += tuple(p.name.value for p in rule.phases)
+
+
+def trigger_event(a: n.Triggered, kinds: tuple[str, ...]) -> v.EventSpec:
+    """Return the event a trigger listens to ('takes damage' said of a player is player damage)."""
+    subject = a.subject
+    of_player = subject.kind == "player" or (
+        subject.filter is not None and singular(subject.filter.kind.value, kinds) == "player")
+    if a.event == v.PLAYER_TAKES_DAMAGE and of_player:
+        return v.PLAYER_DAMAGED
+    return v.EVENT_PHRASES[a.event]
