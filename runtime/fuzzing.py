@@ -11,10 +11,9 @@ strategy (seed, one index per deck card, one index per decision) and shrinks tho
 0, decks toward the first cards of the pool, choices toward the first legal action) while the
 same violation still happens; the smallest game is written as the replay.
 
-Checked after every action: runtime.invariants.violations is empty; a snapshot equals the state
-and stays unchanged when the state moves on; State.from_json(to_json) equals the state and
-continues identically; nothing raises; the engine reaches the next decision in a bounded number
-of steps. At the end: no legal action is offered, and replaying the recorded choices from the
+Checked after every action: runtime.invariants.violations is empty; a snapshot equals the state;
+State.from_json(to_json) equals the state and continues identically; nothing raises; the engine
+reaches the next decision in a bounded number of steps. At the end: no legal action is offered, and replaying the recorded choices from the
 same seed and decks gives a byte-identical log and state.
 """
 
@@ -58,12 +57,8 @@ class _Violation(Exception):
         self.text, self.signature = text, signature
 
 
-class _Found(Exception):
-    """Raised inside the Hypothesis test when a game breaks, so that Hypothesis shrinks it."""
-
-
 class _StopShrinking(BaseException):
-    """Raised inside the Hypothesis test when the shrink time is up (Hypothesis lets it through)."""
+    """Raised inside hypothesis.find when the shrink time is up (Hypothesis lets it through)."""
 
 
 # ---------------------------------------------------------------- loading a ruleset's pool
@@ -677,7 +672,8 @@ def fuzz_command(root: Path, path: Path, games: int | None = None, seed: int = 0
         print(f"violation found in game {outcome.games} of {games}:", file=stdout)
         print(f"  {run.violation.splitlines()[0] if run.violation else ''}", file=stdout)
         print(f"shrunk in {outcome.shrink_tries} tries: {len(original.actions)} -> {len(run.actions)} actions, "
-              f"{len(trimmed(original.indices))} -> {len(trimmed(run.indices))} non-default choices, "
+              f"{sum(1 for i in original.indices if i)} -> {sum(1 for i in run.indices if i)} choices other "
+              "than the first legal action, "
               f"seed {original.seed} -> {run.seed}", file=stdout)
         print(f"replay written to {out}; run: cardc replay {out}", file=stdout)
         return EXIT_VIOLATION
@@ -751,7 +747,11 @@ def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout:
         print(f"the replay no longer fails (recorded: {str(data.get('violation', '')).splitlines()[0:1]})",
               file=stdout)
         if scenario is not None:
-            write_scenario(pool, data, scenario, file)
+            try:
+                write_scenario(pool, data, scenario, file)
+            except UsageError as err:
+                print(f"cardc replay: no scenario written: {err}", file=stderr)
+                return EXIT_USAGE
             print(f"scenario written to {scenario}; run: cardc scenario {scenario}", file=stdout)
         return EXIT_OK
     finally:

@@ -225,6 +225,9 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     cards, defs = s.cards, s.game.cards
     out = []
     for p in order:
+        if f.kind == "card" and f.pred is None:  # every card of the zone: no test to run
+            out += s.players[p].zones.get(f.zone, ())
+            continue
         for cid in s.players[p].zones.get(f.zone, ()):
             if f.kind != "card" and defs[cards[cid].name].kind != f.kind:
                 continue

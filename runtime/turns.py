@@ -87,6 +87,8 @@ def _expire_task(s: State, task: list) -> None:
 def _expire(s: State, due) -> None:
     """Remove temporary changes whose expiry marker is due."""
     for c in s.cards:
+        if not (c.mods or c.granted or c.flags or c.statuses):
+            continue
         before = (len(c.mods), len(c.granted), len(c.flags), len(c.statuses))
         c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
         for table in (c.granted, c.flags):
@@ -285,10 +287,14 @@ def _battle_end(s: State, task: list) -> None:
 def check_state(s: State) -> None:
     """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost."""
     rs = s.game.ruleset
+    ctx = rules_ctx(s)
     for check in rs.checks:
-        check(rs, s, rules_ctx(s))
-    losers = [p for p in range(len(s.players))
-              if any(rule(rs, s, rules_ctx(s, p)) for rule in rs.lose_rules)]
+        check(rs, s, ctx)
+    losers = []
+    for p in range(len(s.players)):
+        ctx.player = p
+        if any(rule(rs, s, ctx) for rule in rs.lose_rules):
+            losers.append(p)
     if not losers:
         return
     if len(losers) == len(s.players):
