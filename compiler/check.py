@@ -293,6 +293,9 @@ class Checker:
                 self.known(stat, "stat", self.sym.stats + v.CARD_NUMBERS)
             case n.Has(name=name) | n.HasSelf(name=name) | n.Lacks(name=name):
                 self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
+            case n.OwnTurnNumber(possessive=pos) if pos in ("its", "its owner's"):
+                self.error("E105", f"'{pos} turn number': a card takes no turns; say 'your turn number' "
+                                   "(the turns of the player who controls it)", t)
             case n.OwnTurnNumber(possessive=pos):
                 self.possessive(pos, t, scope)
         for child in _children(t):

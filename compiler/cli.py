@@ -1,7 +1,7 @@
-"""The `cardc` command line: build, check, fmt, play, scenario.
+"""The `cardc` command line: build, check, fmt, play, scenario, fuzz, replay.
 
-Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios or a bad deck;
-2 wrong usage.
+Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
+violation or a replay that still fails; 2 wrong usage.
 """
 
 from __future__ import annotations

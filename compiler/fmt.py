@@ -147,7 +147,10 @@ def obj(o: n.Object) -> str:
         case n.TargetPlayer():
             return "target player"
         case n.Each(filter=f):
-            return filter_(f) if _plural(o) else f"each {filter_(f)}"
+            if _plural(o):
+                return filter_(f)
+            # "each player" is a player word of its own; "all player ..." is the filter
+            return f"{'all' if f.kind.value == 'player' else 'each'} {filter_(f)}"
         case n.Extreme(side=side, filter=f):
             return f"the {side} {filter_(f)}"
         case n.RandomOne(filter=f):

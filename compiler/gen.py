@@ -58,13 +58,11 @@ L = n.NOWHERE
 MAX_DEPTH = 2  # nesting of expressions and conditions
 
 # Tags of constructs that `exclude=` can leave out.
-TAGS = ("its turn number", "each player filter")
+TAGS = ("each player filter",)
 # Constructs that validate but break today (docs/fuzzing.md, "Known bugs"); left out by default.
-# 'its turn number': lowering passes 'controller' to runtime.query.players_of -> ValueError.
-# 'each player filter': 'all player [with ...]' (Each of a singular player filter) is printed by
-#   compiler/fmt.py as 'each player ...', which parses as the player word 'each player' (another
-#   AST) or, with 'with'/'you control' after it, does not parse at all.
-KNOWN_BUGS: frozenset[str] = frozenset({"its turn number", "each player filter"})
+# None at the moment: the bugs fuzzing found are fixed and kept as regression tests
+# (tests/test_compiler_regressions.py).
+KNOWN_BUGS: frozenset[str] = frozenset()
 
 # Player events and the two ways of saying each: (said of 'you', said of anyone else).
 _PLAYER_PHRASES = {
@@ -155,9 +153,8 @@ class _Gen:
             case "turn":
                 return n.TurnNumber(L)
             case "own_turn":
-                words = [p for p in _CARD_POSSESSIVES
-                         if not (p in ("its", "its owner's") and "its turn number" in self.exclude)]
-                return n.OwnTurnNumber(L, self.pick(words))
+                # a card takes no turns: 'its turn number' is refused (E105)
+                return n.OwnTurnNumber(L, self.pick(("your", "the opponent's")))
             case "stat_of":
                 if self.maybe(30):
                     return n.StatOf(L, self.name(self.pick(self.sym.resources)),

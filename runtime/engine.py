@@ -19,6 +19,7 @@ from runtime.state import CardState, Ctx, PlayerState, State
 from runtime.triggers import find_item, stack_pending
 
 MAX_TURNS = 500  # a safety net: a game still running here is declared a draw and logged
+MAX_STEPS = 100_000  # steps without any decision: an endless loop of triggers ends the game as a draw
 Action = tuple[str, int]
 
 
@@ -100,7 +101,13 @@ class Game:
 
 def run(s: State) -> None:
     """Advance the game until a decision is needed, the game is over, or a scenario's pause point."""
+    steps = 0
     while s.decision is None and s.result is None:
+        steps += 1
+        if steps > MAX_STEPS:
+            s.say(f"{MAX_STEPS} steps without a decision: the game loops and is a draw")
+            s.result = [0] * len(s.players)
+            break
         if s.index_cache is not None and s.index_cache.grants:
             s.touch()  # granted keywords follow their conditions (stats, counts) step by step
         turns.check_state(s)

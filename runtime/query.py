@@ -41,17 +41,23 @@ def index(s: State) -> Index:
     return s.index_cache
 
 
-def card_abilities(s: State, c: CardState, extra_keywords: tuple = ()) -> list[tuple[Ability, Ctx]]:
-    """Return every ability a card has now: printed, from keywords (printed or granted), from statuses."""
-    g = s.game
-    cdef = g.cards[c.name]
+def keyword_abilities(s: State, c: CardState, keywords) -> list[tuple[Ability, Ctx]]:
+    """Return the abilities that keywords (name, arguments) give a card."""
+    return [(a, Ctx(c.id, c.controller, ["keyword", kw, i], list(args)))
+            for kw, args in keywords for i, a in enumerate(s.game.keywords[kw].abilities)]
+
+
+def card_abilities(s: State, c: CardState) -> list[tuple[Ability, Ctx]]:
+    """Return every ability a card has now: printed, from keywords (printed or granted), from statuses.
+
+    Granted keywords and statuses come in name order, so the order never depends on how a dict
+    was filled (a state read back from JSON behaves exactly like the original).
+    """
+    cdef = s.game.cards[c.name]
     out = [(a, Ctx(c.id, c.controller, ["card", c.name, i])) for i, a in enumerate(cdef.abilities)]
-    keywords = list(cdef.keywords) + [(k, ()) for k in c.granted] + list(extra_keywords)
-    for kw, args in keywords:
-        for i, a in enumerate(g.keywords[kw].abilities):
-            out.append((a, Ctx(c.id, c.controller, ["keyword", kw, i], list(args))))
-    for st in c.statuses:
-        for i, a in enumerate(g.statuses[st].abilities):
+    out += keyword_abilities(s, c, list(cdef.keywords) + [(k, ()) for k in sorted(c.granted)])
+    for st in sorted(c.statuses):
+        for i, a in enumerate(s.game.statuses[st].abilities):
             out.append((a, Ctx(c.id, c.controller, ["status", st, i])))
     return out
 
@@ -66,11 +72,9 @@ def _build_index(s: State) -> Index:
     granted = _static_grants(s, statics, on_field)
     listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
     for c in on_field:
-        abilities = base[c.id]
-        if granted.get(c.id):
-            abilities = card_abilities(s, c, tuple((k, ()) for k in granted[c.id]))
-            statics += [pair for pair in abilities[len(base[c.id]):] if pair[0].kind == "static"]
-        for a, ctx in abilities:
+        extra = keyword_abilities(s, c, [(k, ()) for k in granted.get(c.id, ())])
+        statics += [pair for pair in extra if pair[0].kind == "static"]
+        for a, ctx in base[c.id] + extra:
             if a.kind in ("triggered", "timed"):
                 listeners.setdefault(a.event, []).append((a, ctx))
     s.index_cache = None
@@ -223,7 +227,7 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     if f.zone_of is not None:
         order = [p for p in order if p in _zone_owners(s, ctx, f.zone_of)]
     cards, defs = s.cards, s.game.cards
-    out = []
+    out: list[int] = []
     for p in order:
         if f.kind == "card" and f.pred is None:  # every card of the zone: no test to run
             out += s.players[p].zones.get(f.zone, ())

@@ -130,3 +130,36 @@ def test_ruleset_sentences_cannot_ask_or_pay(tmp_path):
     with pytest.raises(CompileError) as info:
         compile_project(tmp_path)
     assert [d.code for d in info.value.diagnostics] == ["E106", "E106"]
+
+
+def test_fmt_keeps_all_player_filters():
+    from compiler.fmt import format_text
+
+    text = 'card "A" {\n    kind spell\n    effect:\n        deal 1 damage to all player with life < 5.\n}\n'
+    assert parse(format_text(text)) == parse(text)
+    assert "all player with life < 5" in format_text(text)
+
+
+def test_its_turn_number_is_refused(tmp_path):
+    folder = tmp_path / "cards" / "game"
+    folder.mkdir(parents=True)
+    shutil.copyfile(RULESET_FILE, folder / "ruleset.card")
+    (folder / "a.card").write_text('card "A" {\n    kind creature\n    stats power 1, speed 1\n'
+                                   '    when this is summoned: you gain (its turn number) life.\n}\n', encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_project(tmp_path)
+    assert [d.code for d in info.value.diagnostics] == ["E105"]
+
+
+def test_granted_keyword_statics_and_statuses_survive_a_json_round_trip(simple_duel):
+    """Fuzzing found a status static counted twice (or not at all) next to a keyword granted by a static."""
+    from runtime import query as q
+    from runtime.state import State
+
+    s = simple_duel.empty_state(1)
+    imp = simple_duel.add_card(s, "Sparkjaw Imp", 0, "field")
+    simple_duel.add_card(s, "Rampart Standard", 0, "field")
+    s.cards[imp].statuses = {"Warspark": [1, None], "Braced": [1, None]}
+    s.touch()
+    restored = State.from_json(s.to_json(), simple_duel)
+    assert q.damage_reduction(s, imp) == q.damage_reduction(restored, imp) == 2
