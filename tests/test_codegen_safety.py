@@ -92,7 +92,12 @@ def hostile_card_file() -> str:
     tokens = " ".join(f"you create 1 {card_literal(name)} token." for name in HOSTILE[:6])
     parts.append(f'card "Summoner" {{\n    kind creature\n    keywords {keywords}\n'
                  f"    when this is summoned: {tokens}\n}}\n")
+    parts.append(f'card "Huge" {{\n    kind creature\n    cost {HUGE} mana\n    stats power {HUGE + 1}, speed 1\n'
+                 f"    when this is summoned: deal ({HUGE} * {HUGE}) damage to target creature.\n}}\n")
     return "".join(parts)
+
+
+HUGE = 10**40 + 7
 
 
 ALLOWED_NODES = {
@@ -189,7 +194,7 @@ def test_hostile_strings_appear_only_as_constants(hostile_project):
 
 def test_names_and_texts_survive_import_exactly(registry):
     by_name = registry.CARDS
-    assert set(HOSTILE) | {"Summoner"} == set(by_name)
+    assert set(HOSTILE) | {"Summoner", "Huge"} == set(by_name)
     for i, name in enumerate(HOSTILE):
         cls = by_name[name]
         assert cls.name == name
@@ -223,3 +228,8 @@ def test_importing_does_not_leak_the_hostile_package(hostile_project):
     assert not any(m == "generated" or m.startswith("generated.") for m in sys.modules
                    if getattr(sys.modules[m], "__file__", None) and
                    str(hostile_project) in str(sys.modules[m].__file__))
+
+
+def test_huge_numbers_stay_numbers(registry):
+    huge = registry.CARDS["Huge"]
+    assert huge.cost == {"mana": HUGE} and huge.stats["power"] == HUGE + 1
