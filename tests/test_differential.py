@@ -231,8 +231,8 @@ def mixed_decks(decks: list[list[str]], extra: list[str]) -> list[list[str]]:
 @pytest.fixture(scope="session")
 def duel_pair():
     """The compiled Simple Duel game (generated/) and the interpreted one (cards/simple_duel/)."""
-    if stale_code(ROOT):
-        pytest.skip("generated/ is stale, so it was not compiled from these cards (see test_generated)")
+    stale = stale_code(ROOT)
+    assert not stale, f"generated/ was not compiled from these cards; run `cardc build` ({stale})"
     return load_game("simple_duel"), interpreted(ROOT, ROOT / "cards" / "simple_duel")
 
 
