@@ -20,6 +20,7 @@ from runtime.triggers import find_item, stack_pending
 
 MAX_TURNS = 500  # a safety net: a game still running here is declared a draw and logged
 MAX_STEPS = 100_000  # steps without any decision: an endless loop of triggers ends the game as a draw
+LOOP_NOTE = "steps without a decision: the game loops and is a draw"
 Action = tuple[str, int]
 
 
@@ -105,7 +106,7 @@ def run(s: State) -> None:
     while s.decision is None and s.result is None:
         steps += 1
         if steps > MAX_STEPS:
-            s.say(f"{MAX_STEPS} steps without a decision: the game loops and is a draw")
+            s.say(f"{MAX_STEPS} {LOOP_NOTE}")
             s.result = [0] * len(s.players)
             break
         if s.index_cache is not None and s.index_cache.grants:

@@ -13,8 +13,9 @@ same violation still happens; the smallest game is written as the replay.
 
 Checked after every action: runtime.invariants.violations is empty; a snapshot equals the state;
 State.from_json(to_json) equals the state and continues identically; nothing raises; the engine
-reaches the next decision in a bounded number of steps. At the end: no legal action is offered, and replaying the recorded choices from the
-same seed and decks gives a byte-identical log and state.
+reaches the next decision within engine.MAX_STEPS steps. At the end: no legal action is offered,
+and replaying the recorded choices from the same seed and decks gives a byte-identical log and
+state.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from runtime.state import State
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 FORMAT = "cardc-replay/1"
 MAX_ACTIONS = 5_000  # decisions in one game before it counts as never ending
-TASK_BUDGET = 200_000  # engine steps between two decisions before it counts as an endless loop
 PROFILE_GAMES = {"ci": 200, "long": 5000}  # default --games by CARDC_PROFILE
 SHRINK_SECONDS = 120.0
 
@@ -283,29 +283,6 @@ def _exception(err: BaseException) -> _Violation:
                       f"exception {type(err).__name__} at {where}")
 
 
-@contextmanager
-def _step_budget(limit: int) -> Iterator[list[int]]:
-    """Count the engine's steps (engine.TASKS); past `limit` since the counter was last reset,
-    raise: an ability that triggers itself forever would otherwise never return."""
-    counter = [0]
-    original = dict(engine.TASKS)
-
-    def counted(fn):
-        def step(s, task):
-            counter[0] += 1
-            if counter[0] > limit:
-                raise _Violation(f"the engine ran {limit} steps without reaching a decision or the end "
-                                 "of the game: an endless loop of triggers", "endless loop")
-            return fn(s, task)
-        return step
-
-    engine.TASKS.update({name: counted(fn) for name, fn in original.items()})
-    try:
-        yield counter
-    finally:
-        engine.TASKS.update(original)
-
-
 def _describe(s: State, action: Action) -> str:
     from runtime.agents import describe_action
 
@@ -316,31 +293,32 @@ def _describe(s: State, action: Action) -> str:
 
 
 def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
-                 max_actions: int = MAX_ACTIONS, task_budget: int = TASK_BUDGET) -> Run:
+                 max_actions: int = MAX_ACTIONS) -> Run:
     """Play one game, checking everything after every action; never raises for a broken game."""
     run = Run(seed, [list(d) for d in decks])
     s: State | None = None
     try:
-        with _step_budget(task_budget) as steps:
-            s = game.new_game([list(d) for d in decks], seed)
-            _check_invariants(s, "after the set-up")
-            text = s.to_json()
-            while not engine.is_terminal(s):
-                actions = engine.legal_actions(s)
-                if not actions:
-                    raise _Violation("the game is not over but offers no action", "no action")
-                if len(run.actions) >= max_actions:
-                    raise _Violation(f"no end after {max_actions} actions", "no end")
-                i = choose(s, actions)
-                if i is None:
-                    return run
-                run.options.append(len(actions))
-                text = _checked_step(game, s, text, actions[i], i, run, steps)
-            if engine.legal_actions(s):
-                raise _Violation("the game is over but actions are still offered", "actions after the end")
-            steps[0] = 0
-            _check_replay(game, run, s)
-            run.finished = True
+        s = game.new_game([list(d) for d in decks], seed)
+        _check_invariants(s, "after the set-up")
+        text = s.to_json()
+        while not engine.is_terminal(s):
+            actions = engine.legal_actions(s)
+            if not actions:
+                raise _Violation("the game is not over but offers no action", "no action")
+            if len(run.actions) >= max_actions:
+                raise _Violation(f"no end after {max_actions} actions", "no end")
+            i = choose(s, actions)
+            if i is None:
+                return run
+            run.options.append(len(actions))
+            text = _checked_step(game, s, text, actions[i], i, run)
+        if engine.legal_actions(s):
+            raise _Violation("the game is over but actions are still offered", "actions after the end")
+        if s.log and s.log[-1].endswith(engine.LOOP_NOTE):
+            raise _Violation(f"the engine ran {engine.MAX_STEPS} steps without reaching a decision: an "
+                             "endless loop of triggers", "endless loop")
+        _check_replay(game, run, s)
+        run.finished = True
     except _Violation as v:
         run.violation, run.signature = v.text, v.signature
     except Exception as err:
@@ -352,8 +330,7 @@ def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
     return run
 
 
-def _checked_step(game: Game, s: State, before: str, action: Action, index: int, run: Run,
-                  steps: list[int]) -> str:
+def _checked_step(game: Game, s: State, before: str, action: Action, index: int, run: Run) -> str:
     """Check a snapshot and a JSON round trip of the state (serialized as `before`), apply the
     action to the state and to its copy restored from JSON, check both; return the new JSON."""
     what = f"action {len(run.actions) + 1} ({_describe(s, action)}, turn {s.turn})"
@@ -366,10 +343,8 @@ def _checked_step(game: Game, s: State, before: str, action: Action, index: int,
                          "from_json differs")
     run.actions.append(action)
     run.indices.append(index)
-    steps[0] = 0
     engine.apply_action(s, action)
     after = s.to_json()
-    steps[0] = 0
     engine.apply_action(restored, action)
     if restored.to_json() != after:
         raise _Violation(f"after {what}: a state restored from JSON continues differently",
