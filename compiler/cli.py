@@ -88,7 +88,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from runtime.fuzzing import replay_command
+    from runtime.replay import replay_command
 
     return replay_command(args.root, args.file, args.scenario)
 
