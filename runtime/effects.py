@@ -184,14 +184,9 @@ def discard(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
 
 
 def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) -> None:
-    from runtime.state import CardState
-
     for x in objs:
         for _ in range(amount):
-            cid = len(s.cards)
-            s.cards.append(CardState(cid, name, ~x, ~x, "field"))
-            s.players[~x].zones["field"].append(cid)
-            s.touch()
+            cid = s.game.add_card(s, name, ~x, "field")
             s.say(f"P{~x + 1} creates {q.describe(s, cid)}")
             emit(s, "summoned", card=cid, player=~x)
             emit(s, "entered", card=cid, player=~x)
