@@ -16,8 +16,10 @@ from runtime import vocabulary as v
 COSTS = sorted(k for k, e in v.EFFECTS.items() if e.cost)
 RULESET_NAMES = ("card kind", "stat", "resource", "phase", "zone")
 CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnToHand", "MoveToEnd", "Modify",
-             "Restrict", "Grant", "ReduceDamage")
+             "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
+             "BlockedBy", "MustBlock", "DamageFloor")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
+STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor)
 
 
 @dataclass
@@ -107,9 +109,16 @@ class Checker:
             case n.StatsDecl(items=stats):
                 for item in stats:
                     self.known(item.stat, "stat", self.sym.stats)
+                    if item.higher and len(item.higher) + 1 > self.sym.max_level:
+                        self.levels_error(f"'{item.stat.value}' has {len(item.higher) + 1} levels", item)
             case n.KeywordsDecl(items=items):
                 for k in items:
                     self.keyword_use(k)
+
+    def levels_error(self, found: str, node: n.Node) -> None:
+        allowed = (f"the ruleset's levels go up to {self.sym.max_level}" if self.sym.max_level
+                   else "the ruleset has no 'levels' line")
+        self.error("E106", f"{found}, but {allowed}", node)
 
     def keyword_use(self, k: n.KeywordUse) -> None:
         if not self.known(k.name, "keyword", self.sym.keywords):
@@ -198,8 +207,8 @@ class Checker:
             self.error("E106", f"'{word}' cannot be a static ability; static abilities say 'gets', "
                                "\"can't\", 'has' or 'damage to ... is reduced by'", e)
             return
-        if not scope.static and type(e) is n.ReduceDamage:
-            self.error("E106", "'damage to ... is reduced by' only works as a static ability", e)
+        if not scope.static and type(e) in STATIC_ONLY:
+            self.error("E106", f"'{word}' only works as a static ability", e)
         if scope.static and getattr(e, "duration", None) is not None:
             self.error("E106", "a static ability lasts while its source is on the field; remove the duration", e)
         if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
@@ -215,7 +224,18 @@ class Checker:
         match e:
             case n.Gain(resource=r) | n.Lose(resource=r) | n.Pay(resource=r):
                 self.known(r, "resource", self.sym.resources)
-            case n.Modify(stat=stat):
+            case n.SetResource(possessive=pos, resource=r):
+                self.possessive(pos, e, scope)
+                if v.POSSESSIVES[pos] in ("controller", "owner"):
+                    self.error("E105", f"'set {pos} {r.value}': a resource belongs to a player; say 'your' "
+                                       "or 'the opponent's'", e)
+                self.known(r, "resource", self.sym.resources)
+            case n.LevelChange() if not self.sym.max_level and self.sym.ruleset is not None:
+                self.levels_error("'level up' and 'level down' change a card's level", e)
+            case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
+                self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
+                                   f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.Modify(stat=stat) | n.DamageFloor(stat=stat):
                 self.known(stat, "stat", self.sym.stats)
             case n.PutStatus(status=st):
                 self.known(st, "status", self.sym.statuses)
@@ -274,6 +294,10 @@ class Checker:
                                    "(damage taken or dealt, life lost or gained); there is none here", t)
             case n.Controls(player=player) if not isinstance(player, n.PlayerRef):
                 self.error("E105", "who controls: say 'you', 'the opponent' or 'the defending player'", t)
+            case n.SeatIs(player=player) if not isinstance(player, n.PlayerRef):
+                self.error("E105", "whose seat: say 'you' or 'the opponent'", t)
+            case n.OptionIs(option=option, value=value):
+                self.option_value(option, value)
             case n.Param(name=name):
                 self.param(name, scope)
             case n.StatOf(stat=stat, ref=ref):
@@ -364,27 +388,74 @@ class Checker:
     def rule(self, rule: n.Rule) -> None:
         scope = Scope("ruleset")
         match rule:
-            case n.KindRule(kind=kind):
+            case n.KindRule(kind=kind, traits=traits):
                 self.known(kind, "card kind", self.sym.kinds)
+                for trait in traits:
+                    if trait.startswith("counts as ") and trait[10:] not in self.sym.kinds:
+                        self.error("E101", f"unknown card kind '{trait[10:]}' in '{trait}'{did_you_mean(trait[10:], self.sym.kinds)}", rule)
             case n.Turn(phases=phases, turn_end=end):
                 for p in phases:
                     self.body(p.body, scope)
                     for st in p.steps:
                         self.body(st.body, scope)
                 self.body(end, scope)
-            case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked):
-                if not isinstance(blocker, n.Extreme):
-                    self.error("E105", "the blocker is 'the leftmost ...' or 'the rightmost ...'", blocker)
+            case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
+                if not isinstance(blocker, (n.Extreme, n.ChosenBlocker)):
+                    self.error("E105", "the blocker is 'the leftmost ...', 'the rightmost ...' or 'any ..., "
+                                       "chosen by them'", blocker)
                 else:
                     self.filter(blocker.filter, scope)
-                self.body(blocked, scope)
-                self.body(unblocked, scope)
+                if stat is not None:
+                    self.known(stat, "stat", self.sym.stats)
+                for part in (blocked, unblocked, won, end):
+                    self.body(part, scope)
             case n.TriggerOrder(keys=keys):
                 self.order(keys)
             case n.Checks(body=body):
                 self.body(body, scope)
             case n.LoseRule(cond=c):
                 self.cond(c, Scope("lose_rule"))
+            case n.Variant(option=option, value=value):
+                self.option_value(option, value)
+            case n.Actions(items=items):
+                for item in items:
+                    self.action(item)
+            case n.ZoneDecl() | n.Setting():
+                self.setting(rule)
+
+    def action(self, item: n.ActionItem) -> None:
+        if not self.known(item.name, "action", v.ACTIONS):
+            return
+        if (item.name.value == "set") != (item.zone is not None):
+            said = "'set' needs 'into ZONE'" if item.zone is None else "only 'set' takes 'into'"
+            self.error("E105", f"action '{item.name.value}': {said}", item)
+        if item.zone is not None:
+            self.known(item.zone, "zone", self.sym.zones)
+        if item.cond is not None:
+            self.cond(item.cond, Scope("ruleset"))
+
+    def option_value(self, option: n.Name, value: n.Name) -> None:
+        if self.known(option, "option", self.sym.options):
+            self.known(value, f"value of option '{option.value}'", self.sym.options[option.value])
+
+    def setting(self, rule: n.ZoneDecl | n.Setting) -> None:
+        """Check the names a setting line refers to and the order of its numbers."""
+        if isinstance(rule, n.ZoneDecl):
+            return
+        names = [x for x in rule.values if isinstance(x, n.Name)]
+        if rule.key == "option" and len(names) > 2 and names[1].value not in [x.value for x in names[2:]]:
+            self.error("E101", f"option '{names[0].value}' defaults to '{names[1].value}', which is not one of "
+                               f"its values {quoted_list(x.value for x in names[2:])}", names[1])
+        elif rule.key == "short deck":
+            for zone in names:
+                self.known(zone, "zone", self.sym.zones)
+        elif rule.key == "round limit":
+            self.known(names[0], "resource", self.sym.resources)
+        elif rule.key == "resource":
+            bounds = {str(k): int(str(x)) for k, x in zip(rule.values[2::2], rule.values[3::2], strict=True)}
+            low, high, start = bounds.get("min"), bounds.get("max"), int(str(rule.values[1]))
+            if (low is not None and low > start) or (high is not None and high < start):
+                self.error("E105", f"resource '{names[0].value}' starts at {start}, outside its bounds", rule)
 
 
 def _children(node: n.Node) -> list[n.Node]:
@@ -417,7 +488,10 @@ def _effect_word_of(class_name: str) -> str:
              "Give": "give", "PutStatus": "put", "RemoveDamage": "remove damage", "MoveToEnd": "move",
              "CreateToken": "create", "Modify": "gets", "Restrict": "can't", "Grant": "has",
              "ReduceDamage": "damage to ... is reduced by", "Stage": "stage cards",
-             "PlayStaged": "play staged", "AttackAll": "attacks"}
+             "PlayStaged": "play staged", "AttackAll": "attacks", "SetResource": "set", "Delete": "delete",
+             "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
+             "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
+             "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than"}
     return words[class_name]
 
 

@@ -23,7 +23,7 @@ def _string(text: str) -> str:
 
 def amount(e: n.Expr) -> str:
     """Return an amount as the grammar allows it in effects: a number, a name or (expr)."""
-    if isinstance(e, (n.Number, n.Param)):
+    if isinstance(e, (n.Number, n.Param, n.ByRound)):
         return expr(e)
     return f"({expr(e)})"
 
@@ -61,6 +61,10 @@ def expr(e: n.Expr) -> str:
             return "the amount"
         case n.TurnNumber():
             return "turn number"
+        case n.RoundNumber():
+            return "round number"
+        case n.ByRound(values=values):
+            return f"({', '.join(map(str, values))}) by round"
         case n.OwnTurnNumber(possessive=pos):
             return f"{pos} turn number"
         case n.BinOp(op=op, left=left, right=right) if op in "+-":
@@ -103,6 +107,18 @@ def cond(c: n.Cond) -> str:
         case n.Controls(player=player, quantity=quantity, filter=f):
             verb = "control" if isinstance(player, n.PlayerRef) and player.word == "you" else "controls"
             return f"{obj(player)} {verb} {quantity} {filter_(f)}"
+        case n.SeatIs(player=player, seat=seat):
+            verb = "are" if isinstance(player, n.PlayerRef) and player.word == "you" else "is"
+            return f"{obj(player)} {verb} the {seat} player"
+        case n.OptionIs(option=option, value=value):
+            return f"the {option.value} is {value.value}"
+        case n.WonBattle(ref=ref):
+            return f"{obj(ref)} won the battle"
+        case n.EnteredThisTurn(ref=ref):
+            return f"{obj(ref)} entered the field this turn"
+        case n.InState(ref=ref, state=state):
+            verb = "are" if isinstance(ref, n.PlayerRef) and ref.word == "you" else "is"
+            return f"{obj(ref)} {verb} {state}"
         case n.AnyOf(left=left, right=right):
             return f"{_cond_at(left, 0)} or {_cond_at(right, 1)}"
         case n.AllOf(left=left, right=right):
@@ -141,6 +157,8 @@ def obj(o: n.Object) -> str:
             return "the attacker"
         case n.Blocker():
             return "the blocker"
+        case n.Winner():
+            return "the winner"
         case n.Target(count=count, up_to=up_to, filter=f):
             head = f"up to {count} " if up_to else ("" if count == 1 else f"{count} ")
             return f"{head}target {filter_(f)}"
@@ -215,12 +233,32 @@ def effect(e: n.Effect) -> str:
             return f"{obj(t)} {'have' if _plural(t) else 'has'} {name.value}"
         case n.ReduceDamage(target=t, amount=a):
             return f"damage to {obj(t)} is reduced by {amount(a)}"
+        case n.SetResource(possessive=pos, resource=r, amount=a):
+            return f"set {pos} {r.value} to {amount(a)}"
+        case n.Delete(target=t):
+            return f"delete {obj(t)}"
+        case n.Ready(target=t):
+            return f"ready {obj(t)}"
+        case n.Exhaust(target=t):
+            return f"exhaust {obj(t)}"
+        case n.LevelChange(direction=d, target=t, amount=a):
+            return f"level {d} {obj(t)}" + (f" by {amount(a)}" if a is not None else "")
+        case n.LiftRestriction(target=t):
+            return f"remove attack restriction from {obj(t)}"
         case n.Stage():
             return "stage cards from your hand"
         case n.PlayStaged(kinds=kinds, order=order):
             return f"play staged {', '.join(k.value for k in kinds)} in order {order_keys(order)}"
         case n.AttackAll(filter=f, order=order):
             return f"each {filter_(f)} attacks in order {order_keys(order)}"
+        case n.TakeActions():
+            return "take actions"
+        case n.BlockedBy(target=t, filter=f):
+            return f"{obj(t)} can't be blocked by {filter_(f)}"
+        case n.MustBlock(target=t):
+            return f"{obj(t)} must block if able"
+        case n.DamageFloor(target=t, stat=stat):
+            return f"{obj(t)} can't be damaged by less than its {stat.value}"
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -292,6 +330,8 @@ class _Printer:
                 if subject.filter is not None:
                     who += " " + filter_(subject.filter)
                 head = f"when {who} {event}"
+            case n.Timed(whose=whose, condition=c, at_end=True):
+                head = f"at the end of {whose} turn"
             case n.Timed(whose=whose, phase=phase, condition=c):
                 head = f"at the start of {whose} " + (f"{phase.value} phase" if phase else "turn")
             case n.Static():
@@ -319,7 +359,7 @@ def card_part(p: n.CardPart) -> str:
         case n.CostDecl(items=items):
             return "cost " + ", ".join(f"{i.amount} {i.resource.value}" for i in items)
         case n.StatsDecl(items=items):
-            return "stats " + ", ".join(f"{i.stat.value} {i.value}" for i in items)
+            return "stats " + ", ".join(" / ".join([f"{i.stat.value} {i.value}", *map(str, i.higher)]) for i in items)
         case n.AttrsDecl(items=items):
             return "attributes " + ", ".join(f"{i.attr.value} {i.value.value}" for i in items)
         case n.KeywordsDecl(items=items):
@@ -342,9 +382,26 @@ def setting(s: n.Setting) -> str:
         case "kinds" | "stats":
             return f"{s.key} " + ", ".join(map(str, vals))
         case "resource":
-            return f"resource {vals[0]} starts at {vals[1]}"
+            bounds = "".join(f", {word} {number}" for word, number in zip(vals[2::2], vals[3::2], strict=True))
+            return f"resource {vals[0]} starts at {vals[1]}{bounds}"
         case "option":
-            return f"option {vals[0]} = {vals[1]}"
+            allowed = f" ({', '.join(map(str, vals[2:]))})" if len(vals) > 2 else ""
+            return f"option {vals[0]} = {vals[1]}{allowed}"
+        case "opening hand":
+            return f"opening hand {vals[0]}" + (f", mulligan up to {vals[1]} times" if len(vals) > 1 else "")
+        case "levels":
+            return f"levels {vals[0]} to {vals[1]}" + (f", overclock at {vals[2]}" if len(vals) > 2 else "")
+        case "matching attribute":
+            return f"matching attribute {vals[0]}"
+        case "level heal":
+            return f"damage heals on {vals[0]}"
+        case "short deck":
+            zones = ", ".join(map(str, vals[:-1]))
+            return f"short deck: move {zones} to {vals[-1]}, then build a new deck from the deck list."
+        case "all lose":
+            return f"if every player loses at once, {vals[0]}."
+        case "round limit":
+            return f"after round {vals[0]}, the player with the most {vals[1]} wins; on a tie, {vals[2]}."
     return f"{s.key} {vals[0]}"
 
 
@@ -352,8 +409,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
     match rule:
         case n.Setting():
             pr.line(1, setting(rule), rule)
-        case n.ZoneDecl(name=name, flags=flags):
-            pr.line(1, " ".join(["zone", name.value, *flags]), rule)
+        case n.ZoneDecl(name=name, flags=flags, limit=limit):
+            pr.line(1, " ".join(["zone", name.value, *flags, *([f"max {limit}"] if limit else [])]), rule)
         case n.KindRule(kind=kind, traits=traits):
             pr.line(1, f"kind {kind.value}: {', '.join(traits)}", rule)
         case n.Turn(phases=phases, turn_end=end):
@@ -371,11 +428,17 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
                 pr.body(3, end)
                 pr.line(2, "}")
             pr.line(1, "}")
-        case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked):
+        case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
             pr.line(1, "battle {", rule)
-            pr.line(2, f"blocker: {obj(blocker)}.", blocker)
-            for word, sentences in (("blocked", blocked), ("unblocked", unblocked)):
-                pr.line(2, f"{word} {{", sentences[0])
+            if isinstance(blocker, n.ChosenBlocker):
+                pr.line(2, f"blocker: any {filter_(blocker.filter)}, chosen by them.", blocker)
+            else:
+                pr.line(2, f"blocker: {obj(blocker)}.", blocker)
+            parts = [("blocked", blocked), ("unblocked", unblocked)]
+            parts += [(f"won by higher {stat.value}", won)] if stat is not None else []
+            parts += [("battle end", end)] if end else []
+            for word, sentences in parts:
+                pr.line(2, f"{word} {{", sentences[0] if sentences else rule)
                 pr.body(3, sentences)
                 pr.line(2, "}")
             pr.line(1, "}")
@@ -385,8 +448,14 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
             pr.line(1, "checks {", rule)
             pr.body(2, body)
             pr.line(1, "}")
-        case n.LoseRule(cond=c):
-            pr.line(1, f"a player loses when {cond(c)}.", rule)
+        case n.LoseRule(cond=c, at_once=at_once):
+            pr.line(1, f"a player loses when {cond(c)}{', at once' if at_once else ''}.", rule)
+        case n.Actions(items=items):
+            said = [i.name.value + (f" into {i.zone.value}" if i.zone else "") + (f" if {cond(i.cond)}" if i.cond else "")
+                    for i in items]
+            pr.line(1, f"actions: {', '.join(said)}.", rule)
+        case n.Variant(option=option, value=value, rule=inner):
+            pr.line(1, f"if the {option.value} is {value.value}: {setting(inner)}", rule)
 
 
 def _item(pr: _Printer, item: n.Item) -> None:

@@ -24,10 +24,21 @@ from typing import Any
 from compiler import nodes as n
 from compiler.check import validate
 from compiler.diagnostics import CompileError
-from compiler.interpret_terms import Env, Run, Walk, applies, make_filter, objects, test, value
+from compiler.interpret_terms import (
+    Env,
+    Run,
+    Walk,
+    applies,
+    make_filter,
+    objects,
+    possessive_objects,
+    test,
+    value,
+)
+from compiler.settings import ruleset_settings
 from compiler.symbols import Symbols, singular, trigger_event
+from runtime import actions, turns
 from runtime import effects as fx
-from runtime import turns
 from runtime import vocabulary as v
 from runtime.defs import (
     CardDef,
@@ -84,6 +95,21 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
             return "restrict", [objects(t, env, rt), v.RESTRICTIONS[r], _until(d)]
         case n.Grant(target=t, name=name):
             return "give", [objects(t, env, rt), name.value, None]
+        case n.SetResource(possessive=pos, resource=r, amount=a):
+            players = possessive_objects(pos, rt) if rt else []
+            return "set_resource", [players, value(a, env, rt), r.value]
+        case n.Delete(target=t):
+            return "delete", [objects(t, env, rt)]
+        case n.Ready(target=t):
+            return "ready", [objects(t, env, rt)]
+        case n.Exhaust(target=t):
+            return "exhaust", [objects(t, env, rt)]
+        case n.LevelChange(direction=d, target=t, amount=a):
+            objs = objects(t, env, rt)
+            by = value(a, env, rt) if a is not None else 1
+            return "level_change", [objs, by if d == "up" else -by]
+        case n.LiftRestriction(target=t):
+            return "lift_restriction", [objects(t, env, rt)]
     return cost_call(e, env, rt)
 
 
@@ -115,6 +141,8 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
             return "play_staged", [tuple(singular(k.value, env.symbols.kinds) for k in kinds), _order(order)]
         case n.AttackAll(filter=f, order=order):
             return "attack_all", [make_filter(f, env), _order(order)]
+        case n.TakeActions():
+            return "take_actions", []
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -131,6 +159,8 @@ def perform(rt: Run, name: str, args: list) -> None:
     """Call a primitive or procedure the way generated code calls it."""
     if name == "attack_all":
         turns.attack_all(rt.s, rt.ab, rt.ctx, *args)
+    elif name == "take_actions":
+        actions.take_actions(rt.s, rt.ctx)
     elif name in ("stage", "play_staged"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     else:
@@ -251,7 +281,7 @@ class Ability:
             self.event = spec.name
             self.scope = _scope(a.subject, env)
         elif isinstance(a, n.Timed):
-            self.event = "phase_start" if a.phase else "turn_start"
+            self.event = "turn_end" if a.at_end else "phase_start" if a.phase else "turn_start"
             self.phase = a.phase.value if a.phase else ""
             self.scope = Scope("timed", v.WHOSE[a.whose])
 
@@ -328,6 +358,12 @@ def _static_effect(e: n.Effect, env: Env, check: Callable) -> StaticEffect:
             amount = _amount_fn(a, env.fork(), False)
             value(a, env, None)
             return StaticEffect("reduce_damage", check, amount=amount)
+        case n.BlockedBy(filter=f):
+            return StaticEffect("blocked_by", check, filter=make_filter(f, env))
+        case n.MustBlock():
+            return StaticEffect("flag", check, flag="must_block")
+        case n.DamageFloor(stat=stat):
+            return StaticEffect("damage_floor", check, stat=stat.value)
     raise TypeError(f"not a static effect: {e!r}")
 
 
@@ -353,6 +389,8 @@ class Card:
         self.kind = parts(n.KindDecl)[0].kind.value
         self.cost = {i.resource.value: i.amount for d in parts(n.CostDecl) for i in d.items}
         self.stats = {i.stat.value: i.value for d in parts(n.StatsDecl) for i in d.items}
+        self.level_stats = {i.stat.value: (i.value, *i.higher) for d in parts(n.StatsDecl) for i in d.items
+                            if i.higher}
         self.attributes = {i.attr.value: i.value.value for d in parts(n.AttrsDecl) for i in d.items}
         self.keywords = tuple((k.name.value, k.args) for d in parts(n.KeywordsDecl) for k in d.items)
         self.text = texts[0].text if texts else CardDef.text
@@ -388,7 +426,8 @@ class Status:
 # ---------------------------------------------------------------- rulesets
 
 RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies", "opening_hand", "kinds",
-                    "stats", "blocker", "blocker_side", "trigger_order")
+                    "stats", "blocker", "blocker_side", "trigger_order", "mulligans", "short_deck", "all_lose",
+                    "round_limit", "max_level", "overclock_at", "heal_on", "win_stat")
 
 
 class Ruleset:
@@ -401,8 +440,8 @@ class Ruleset:
         self.where = f"{where}:{rs.loc.line}"
         self.phases: tuple[PhaseDef, ...] = ()
         self.turn_end: tuple = ()
-        self._battle: n.Battle | None = None
-        for key, setting in _settings(rs).items():
+        self._battle_parts: dict[str, tuple] = {}
+        for key, setting in ruleset_settings(rs).items():
             setattr(self, key, setting)
         env = Env(symbols)
         for rule in rs.rules:
@@ -412,54 +451,46 @@ class Ruleset:
                 self._battle_rule(rule, env)
             elif isinstance(rule, n.TriggerOrder):
                 self.trigger_order = _order(rule.keys)
+            elif isinstance(rule, n.Actions):
+                self.actions = tuple((i.name.value, i.zone.value if i.zone else "",
+                                      _cond_fn(i.cond, env) if i.cond else None) for i in rule.items)
         self.checks = tuple(_sentence_fn(s, env) for r in rs.rules if isinstance(r, n.Checks) for s in r.body)
-        self.lose_rules = tuple(_lose_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
+        self.lose_rules = tuple(_cond_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
 
     def _battle_rule(self, battle: n.Battle, env: Env) -> None:
-        """Set the blocker and the blocked / unblocked bodies (lower._battle)."""
-        assert isinstance(battle.blocker, n.Extreme)
+        """Set the blocker and the battle bodies, numbered in lowering's order (lower._battle)."""
+        assert isinstance(battle.blocker, (n.Extreme, n.ChosenBlocker))
         self.blocker = make_filter(battle.blocker.filter, env)
-        self._blocked_env = env.fork()
-        body(battle.blocked, env, None)
-        self._unblocked_env = env.fork()
-        body(battle.unblocked, env, None)
-        self.blocker_side = battle.blocker.side[:-4]
-        self._battle = battle
+        self.blocker_side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else "chosen"
+        parts = {"blocked": battle.blocked, "unblocked": battle.unblocked}
+        if battle.win_stat is not None:
+            self.win_stat = battle.win_stat.value
+            parts |= {"won": battle.won, "battle_end": battle.end}
+        self._battle_parts = {}
+        for name, sentences in parts.items():
+            self._battle_parts[name] = (sentences, env.fork())
+            body(sentences, env, None)
+
+    def _run_part(self, name: str, s: Any, ctx: Any) -> None:
+        if name in self._battle_parts:
+            sentences, start = self._battle_parts[name]
+            body(sentences, start.fork(), Run(self, s, ctx))
 
     def blocked(self, s: Any, ctx: Any) -> None:
         """Carry out a blocked attack."""
-        if self._battle is not None:
-            body(self._battle.blocked, self._blocked_env.fork(), Run(self, s, ctx))
+        self._run_part("blocked", s, ctx)
 
     def unblocked(self, s: Any, ctx: Any) -> None:
         """Carry out an unblocked attack."""
-        if self._battle is not None:
-            body(self._battle.unblocked, self._unblocked_env.fork(), Run(self, s, ctx))
+        self._run_part("unblocked", s, ctx)
 
+    def won(self, s: Any, ctx: Any) -> None:
+        """Carry out what follows a won battle (after battle damage)."""
+        self._run_part("won", s, ctx)
 
-def _settings(rs: n.Ruleset) -> dict[str, Any]:
-    """Return the ruleset's settings as attribute values (lower._settings)."""
-    out: dict[str, Any] = {}
-    resources: dict[str, int] = {}
-    options: dict[str, str] = {}
-    for rule in rs.rules:
-        if not isinstance(rule, n.Setting):
-            continue
-        vals = [x.value if isinstance(x, n.Name) else x for x in rule.values]
-        if rule.key == "resource":
-            resources[str(vals[0])] = int(vals[1])
-        elif rule.key == "option":
-            options[str(vals[0])] = str(vals[1])
-        elif rule.key == "deck":
-            out["deck_size"], out["max_copies"] = vals[0], vals[1] if len(vals) > 1 else 0
-        elif rule.key in ("kinds", "stats"):
-            out[rule.key] = tuple(vals)
-        else:
-            out[rule.key.replace(" ", "_")] = vals[0]
-    out["resources"], out["options"] = resources, options
-    out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
-    out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
-    return out
+    def battle_end(self, s: Any, ctx: Any) -> None:
+        """Carry out the end of a battle."""
+        self._run_part("battle_end", s, ctx)
 
 
 def _sentence_fn(sentence: n.Sentence, env: Env) -> Callable[[Any, Any, Any], None]:
@@ -473,8 +504,8 @@ def _sentence_fn(sentence: n.Sentence, env: Env) -> Callable[[Any, Any, Any], No
     return run
 
 
-def _lose_fn(cond: n.Cond, env: Env) -> Callable[[Any, Any, Any], bool]:
-    """Return fn(rs, s, ctx) testing one lose rule for the player in ctx."""
+def _cond_fn(cond: n.Cond, env: Env) -> Callable[[Any, Any, Any], bool]:
+    """Return fn(rs, s, ctx) testing a ruleset condition (a lose rule: for the player in ctx)."""
     start = env.fork()
     test(cond, env, None)
 

@@ -88,7 +88,7 @@ def value(e: n.Expr, env: Env, rt: Walk) -> int:
             objs = objects(ref, env, rt)
             return fx.stat(rt.s, objs, stat.value) if rt else 0
         case n.StatOwn(possessive=pos, stat=stat):
-            return fx.stat(rt.s, _possessive_objects(pos, rt), stat.value) if rt else 0
+            return fx.stat(rt.s, possessive_objects(pos, rt), stat.value) if rt else 0
         case n.Count(filter=f):
             flt = make_filter(f, env)
             return fx.count(rt.s, rt.ab, rt.ctx, flt) if rt else 0
@@ -99,6 +99,10 @@ def value(e: n.Expr, env: Env, rt: Walk) -> int:
             return rt.ctx.event.get("amount", 0) if rt else 0
         case n.TurnNumber():
             return rt.s.turn if rt else 0
+        case n.RoundNumber():
+            return fx.round_number(rt.s) if rt else 0
+        case n.ByRound(values=values):
+            return fx.by_round(rt.s, values) if rt else 0
         case n.OwnTurnNumber(possessive=pos):
             return fx.turns_taken(rt.s, fx.players(rt.s, rt.ctx, v.POSSESSIVES[pos])) if rt else 0
     return _arithmetic(e, env, rt)
@@ -131,7 +135,7 @@ def _param(name: str, env: Env, rt: Walk) -> int:
     return fx.stat(rt.s, [rt.candidate()], name)
 
 
-def _possessive_objects(pos: str, rt: Run) -> list[int]:
+def possessive_objects(pos: str, rt: Run) -> list[int]:
     """Return what 'your', 'its', ... name (lower_terms.possessive_obj)."""
     who = v.POSSESSIVES[pos]
     return fx.this(rt.s, rt.ctx) if who in ("controller", "owner") else fx.players(rt.s, rt.ctx, who)
@@ -161,6 +165,20 @@ def test(c: n.Cond, env: Env, rt: Walk) -> bool:
             return (not fx.has(rt.s, [rt.candidate()], name.value)) if rt else False
         case n.Controls(player=player, quantity=quantity, filter=f):
             return _controls(player, quantity, f, env, rt)
+        case n.SeatIs(player=player, seat=seat):
+            objs = objects(player, env, rt)
+            return fx.is_seat(rt.s, objs, seat) if rt else False
+        case n.WonBattle(ref=ref):
+            objs = objects(ref, env, rt)
+            return fx.won_battle(rt.s, objs) if rt else False
+        case n.EnteredThisTurn(ref=ref):
+            objs = objects(ref, env, rt)
+            return fx.entered_this_turn(rt.s, objs) if rt else False
+        case n.InState(ref=ref, state=state):
+            objs = objects(ref, env, rt)
+            return fx.in_state(rt.s, objs, state) if rt else False
+        case n.OptionIs(option=option, value=wanted):
+            return fx.option_is(rt.s, option.value, wanted.value) if rt else False
     return _logic(c, env, rt)
 
 
@@ -228,6 +246,8 @@ def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
             return fx.attacker(s, ctx)
         case n.Blocker():
             return fx.blocker(s, ctx)
+        case n.Winner():
+            return fx.winner(s, ctx)
         case n.PlayerRef(word=word):
             return fx.players(s, ctx, v.PLAYER_WORDS[word])
     raise TypeError(f"not an object: {o!r}")

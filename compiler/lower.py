@@ -11,14 +11,26 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from compiler import nodes as n
-from compiler.lower_terms import Env, applies, class_name, cond, expr, field_, filter_const, obj
+from compiler.lower_terms import (
+    Env,
+    applies,
+    class_name,
+    cond,
+    expr,
+    field_,
+    filter_const,
+    obj,
+    possessive_obj,
+)
+from compiler.settings import ruleset_settings
 from compiler.symbols import Symbols, singular, trigger_event
 from runtime import vocabulary as v
 
 # Names generated code may import from runtime.defs; a module imports those it uses.
 DEFS = ("CardDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope", "SpellEffect",
         "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
-MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"))
+MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"),
+           ("actions", "from runtime import actions"))
 SELF_ARGS = "self, s, ctx"
 
 # ---------------------------------------------------------------- effects and sentences
@@ -59,6 +71,22 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"fx.restrict(s, ctx, {obj(t, env)}, {v.RESTRICTIONS[r]!r}, {_duration(d)})"
         case n.Grant(target=t, name=name):
             return f"fx.give(s, ctx, {obj(t, env)}, {name.value!r}, None)"
+        case n.SetResource(possessive=pos, resource=r, amount=a):
+            return f"fx.set_resource(s, ctx, {possessive_obj(pos)}, {expr(a, env)}, {r.value!r})"
+        case n.Delete(target=t):
+            return f"fx.delete(s, ctx, {obj(t, env)})"
+        case n.Ready(target=t):
+            return f"fx.ready(s, ctx, {obj(t, env)})"
+        case n.Exhaust(target=t):
+            return f"fx.exhaust(s, ctx, {obj(t, env)})"
+        case n.LevelChange(direction=d, target=t, amount=a):
+            objects = obj(t, env)
+            by = expr(a, env) if a is not None else "1"
+            return f"fx.level_change(s, ctx, {objects}, {by if d == 'up' else f'-{by}'})"
+        case n.LiftRestriction(target=t):
+            return f"fx.lift_restriction(s, ctx, {obj(t, env)})"
+        case n.TakeActions():
+            return "actions.take_actions(s, ctx)"
         case n.Stage():
             return "turns.stage(s, ctx)"
         case n.PlayStaged(kinds=kinds, order=order):
@@ -148,6 +176,10 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
         fields.append(field_("event", repr(spec.name)))
         late.append(field_("scope", _scope(a.subject, env)))
         base, name = "Triggered", class_name("When " + spec.name.replace("_", " "), taken)
+    elif isinstance(a, n.Timed) and a.at_end:
+        fields.append(field_("event", repr("turn_end")))
+        fields.append(field_("scope", f"Scope('timed', {v.WHOSE[a.whose]!r})"))
+        base, name = "Timed", class_name("At turn end", taken)
     elif isinstance(a, n.Timed):
         fields.append(field_("event", repr("phase_start" if a.phase else "turn_start")))
         if a.phase:
@@ -206,6 +238,12 @@ def _static_effect(e: n.Effect, env: Env, test: str) -> str:
         case n.ReduceDamage(amount=a):
             amount = env.function("amount", SELF_ARGS, [f"return {expr(a, env)}"])
             return f"StaticEffect('reduce_damage', {test}, amount={amount})"
+        case n.BlockedBy(filter=f):
+            return f"StaticEffect('blocked_by', {test}, filter={filter_const(f, env)})"
+        case n.MustBlock():
+            return f"StaticEffect('flag', {test}, flag='must_block')"
+        case n.DamageFloor(stat=stat):
+            return f"StaticEffect('damage_floor', {test}, stat={stat.value!r})"
     raise TypeError(f"not a static effect: {e!r}")
 
 
@@ -230,13 +268,14 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
     kind = _parts(card, n.KindDecl)[0].kind.value
     costs = {i.resource.value: i.amount for d in _parts(card, n.CostDecl) for i in d.items}
     stats = {i.stat.value: i.value for d in _parts(card, n.StatsDecl) for i in d.items}
+    levels = {i.stat.value: (i.value, *i.higher) for d in _parts(card, n.StatsDecl) for i in d.items if i.higher}
     attrs = {i.attr.value: i.value.value for d in _parts(card, n.AttrsDecl) for i in d.items}
     kws = tuple((k.name.value, k.args) for d in _parts(card, n.KeywordsDecl) for k in d.items)
     texts = _parts(card, n.TextDecl)
     fields = [field_("name", repr(card.name)), field_("where", repr(f"{where}:{card.loc.line}")),
               field_("kind", repr(kind))]
-    fields += [field_(k, repr(val)) for k, val in (("cost", costs), ("stats", stats), ("attributes", attrs),
-                                                   ("keywords", kws)) if val]
+    fields += [field_(k, repr(val)) for k, val in (("cost", costs), ("stats", stats), ("level_stats", levels),
+                                                   ("attributes", attrs), ("keywords", kws)) if val]
     if texts:
         fields.append(field_("text", repr(texts[0].text)))
     if _parts(card, n.TokenDecl):
@@ -287,6 +326,8 @@ def ruleset_class(rs: n.Ruleset, sym: Symbols, where: str, name: str) -> dict:
             late += _battle(rule, env)
         elif isinstance(rule, n.TriggerOrder):
             fields.append(field_("trigger_order", order_code(rule.keys)))
+        elif isinstance(rule, n.Actions):
+            late.append(field_("actions", _actions(rule, env)))
     checks = [_sentence_fn(env, "check", (s,)) for r in rs.rules if isinstance(r, n.Checks) for s in r.body]
     loses = [env.function("lose", SELF_ARGS, [f"return {cond(r.cond, env)}"])
              for r in rs.rules if isinstance(r, n.LoseRule)]
@@ -295,32 +336,21 @@ def ruleset_class(rs: n.Ruleset, sym: Symbols, where: str, name: str) -> dict:
             "inner": [], "functions": env.functions, "late_fields": env.constants + late}
 
 
+def _actions(rule: n.Actions, env: Env) -> str:
+    items = []
+    for item in rule.items:
+        allow = env.function("allow", SELF_ARGS, [f"return {cond(item.cond, env)}"]) if item.cond else "None"
+        items.append(f"({item.name.value!r}, {item.zone.value if item.zone else ''!r}, {allow})")
+    return "(" + "".join(f"{x}, " for x in items) + ")"
+
+
 def _tuple(names: list[str]) -> str:
     return "(" + "".join(f"{x}, " for x in names) + ")"
 
 
 def _settings(rs: n.Ruleset) -> list[dict]:
-    out: dict[str, str] = {}
-    resources: dict[str, int] = {}
-    options: dict[str, str] = {}
-    for rule in rs.rules:
-        if isinstance(rule, n.Setting):
-            vals = [x.value if isinstance(x, n.Name) else x for x in rule.values]
-            if rule.key == "resource":
-                resources[str(vals[0])] = int(vals[1])
-            elif rule.key == "option":
-                options[str(vals[0])] = str(vals[1])
-            elif rule.key == "deck":
-                out["deck_size"] = repr(vals[0])
-                out["max_copies"] = repr(vals[1] if len(vals) > 1 else 0)
-            elif rule.key in ("kinds", "stats"):
-                out[rule.key] = repr(tuple(vals))
-            else:
-                out[rule.key.replace(" ", "_")] = repr(vals[0])
-    out["resources"], out["options"] = repr(resources), repr(options)
-    out["zones"] = repr({z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)})
-    out["kind_traits"] = repr({k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)})
-    return [field_(k, out[k]) for k in sorted(out)]
+    found = ruleset_settings(rs)
+    return [field_(k, repr(found[k])) for k in sorted(found)]
 
 
 def _turn(turn: n.Turn, env: Env) -> list[dict]:
@@ -342,11 +372,17 @@ def _ident(text: str) -> str:
 
 
 def _battle(battle: n.Battle, env: Env) -> list[dict]:
-    assert isinstance(battle.blocker, n.Extreme)
+    assert isinstance(battle.blocker, (n.Extreme, n.ChosenBlocker))
     blocker = filter_const(battle.blocker.filter, env)
-    env.functions.append({"name": "blocked", "args": SELF_ARGS, "lines": body(battle.blocked, env)})
-    env.functions.append({"name": "unblocked", "args": SELF_ARGS, "lines": body(battle.unblocked, env)})
-    return [field_("blocker", blocker), field_("blocker_side", repr(battle.blocker.side[:-4]))]
+    side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else "chosen"
+    fields = [field_("blocker", blocker), field_("blocker_side", repr(side))]
+    parts = [("blocked", battle.blocked), ("unblocked", battle.unblocked)]
+    if battle.win_stat is not None:
+        parts += [("won", battle.won), ("battle_end", battle.end)]
+        fields.append(field_("win_stat", repr(battle.win_stat.value)))
+    for name, sentences in parts:
+        env.functions.append({"name": name, "args": SELF_ARGS, "lines": body(sentences, env) or ["pass"]})
+    return fields
 
 
 # ---------------------------------------------------------------- files

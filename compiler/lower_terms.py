@@ -87,6 +87,10 @@ def expr(e: n.Expr, env: Env) -> str:
             return 'ctx.event.get("amount", 0)'
         case n.TurnNumber():
             return "s.turn"
+        case n.RoundNumber():
+            return "fx.round_number(s)"
+        case n.ByRound(values=values):
+            return f"fx.by_round(s, {values!r})"
         case n.OwnTurnNumber(possessive=pos):
             who = v.POSSESSIVES[pos]
             return f"fx.turns_taken(s, fx.players(s, ctx, {who!r}))"
@@ -127,6 +131,16 @@ def cond(c: n.Cond, env: Env) -> str:
             control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
             counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control)})"
             return f"({counted} == 0)" if quantity == "no" else f"({counted} > 0)"
+        case n.SeatIs(player=player, seat=seat):
+            return f"fx.is_seat(s, {obj(player, env)}, {seat!r})"
+        case n.WonBattle(ref=ref):
+            return f"fx.won_battle(s, {obj(ref, env)})"
+        case n.EnteredThisTurn(ref=ref):
+            return f"fx.entered_this_turn(s, {obj(ref, env)})"
+        case n.InState(ref=ref, state=state):
+            return f"fx.in_state(s, {obj(ref, env)}, {state!r})"
+        case n.OptionIs(option=option, value=value):
+            return f"fx.option_is(s, {option.value!r}, {value.value!r})"
         case n.AllOf(left=left, right=right):
             return f"({cond(left, env)} and {cond(right, env)})"
         case n.AnyOf(left=left, right=right):
@@ -180,6 +194,8 @@ def obj(o: n.Object, env: Env) -> str:
             return "fx.attacker(s, ctx)"
         case n.Blocker():
             return "fx.blocker(s, ctx)"
+        case n.Winner():
+            return "fx.winner(s, ctx)"
         case n.Target(count=count, up_to=up_to, filter=f):
             return _target(env, f"TargetSpec({count}, {up_to}, {filter_const(f, env)}"
                                 f"{', at_resolution=True' if env.after_cost else ''})")

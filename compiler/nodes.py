@@ -105,6 +105,18 @@ class Neg(Node):
 
 
 @dataclass(frozen=True)
+class RoundNumber(Node):
+    """The current round: each player's turn once, the first player's turn first."""
+
+
+@dataclass(frozen=True)
+class ByRound(Node):
+    """A table read by the round number; rounds past its end use its last value."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Call(Node):
     fn: str
     args: tuple[Expr, ...]
@@ -118,7 +130,7 @@ class Half(Node):
 
 Expr = Union[
     Number, Param, StatOf, StatOwn, Count, Stacks, EventAmount, TurnNumber, OwnTurnNumber,
-    BinOp, Div, Neg, Call, Half,
+    RoundNumber, ByRound, BinOp, Div, Neg, Call, Half,
 ]
 
 # ---------------------------------------------------------------- conditions
@@ -185,7 +197,44 @@ class Negation(Node):
     cond: Cond
 
 
-Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, Controls, AllOf, AnyOf, Negation]
+@dataclass(frozen=True)
+class SeatIs(Node):
+    """'you are the first player': the player's seat in the turn order."""
+
+    player: Object
+    seat: str
+
+
+@dataclass(frozen=True)
+class InState(Node):
+    """'it is ready', 'this is attack restricted': a card's action right or attack restriction."""
+
+    ref: Object
+    state: str
+
+
+@dataclass(frozen=True)
+class WonBattle(Node):
+    """'the attacker won the battle': it destroyed the other card in battle with a higher stat."""
+
+    ref: Object
+
+
+@dataclass(frozen=True)
+class EnteredThisTurn(Node):
+    ref: Object
+
+
+@dataclass(frozen=True)
+class OptionIs(Node):
+    """'the version is v1': a ruleset option's value in this game."""
+
+    option: Name
+    value: Name
+
+
+Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, Controls, SeatIs, InState, WonBattle,
+             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation]
 
 # ---------------------------------------------------------------- objects
 
@@ -230,6 +279,11 @@ class Blocker(Node):
 
 
 @dataclass(frozen=True)
+class Winner(Node):
+    """The card that won the battle under way, while it is on the field."""
+
+
+@dataclass(frozen=True)
 class Target(Node):
     count: int
     up_to: bool
@@ -263,7 +317,7 @@ class PlayerRef(Node):
 
 
 Object = Union[
-    This, It, EventObject, Attacker, Blocker, Target, TargetPlayer, Each, Extreme, RandomOne,
+    This, It, EventObject, Attacker, Blocker, Winner, Target, TargetPlayer, Each, Extreme, RandomOne,
     PlayerRef,
 ]
 
@@ -392,6 +446,68 @@ class ReduceDamage(Node):
 
 
 @dataclass(frozen=True)
+class SetResource(Node):
+    possessive: str
+    resource: Name
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Delete(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class Ready(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class Exhaust(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class LevelChange(Node):
+    direction: str  # 'up' or 'down'
+    target: Object
+    amount: Expr | None
+
+
+@dataclass(frozen=True)
+class LiftRestriction(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class BlockedBy(Node):
+    """'this can't be blocked by units with cost 3 or more' (a static ability)."""
+
+    target: Object
+    filter: Filter
+
+
+@dataclass(frozen=True)
+class MustBlock(Node):
+    """'this must block if able' (a static ability)."""
+
+    target: Object
+
+
+@dataclass(frozen=True)
+class DamageFloor(Node):
+    """'this can't be damaged by less than its bp': smaller damage is not taken (a static ability)."""
+
+    target: Object
+    stat: Name
+
+
+@dataclass(frozen=True)
+class TakeActions(Node):
+    """'take actions': the turn player takes the ruleset's actions, one at a time, until they end."""
+
+
+@dataclass(frozen=True)
 class OrderKey(Node):
     """One key of an ordering: 'stat' (descending), 'kind', 'turn_player' or 'position'."""
 
@@ -419,7 +535,8 @@ class AttackAll(Node):
 Effect = Union[
     DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
-    PlayStaged, AttackAll,
+    PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
+    BlockedBy, MustBlock, DamageFloor,
 ]
 
 # ---------------------------------------------------------------- sentences and abilities
@@ -457,6 +574,7 @@ class Timed(Node):
     phase: Name | None
     condition: Cond | None
     body: tuple[Sentence, ...]
+    at_end: bool = False  # 'at the end of your turn' (else the start of a turn or phase)
 
 
 @dataclass(frozen=True)
@@ -492,8 +610,11 @@ class CostDecl(Node):
 
 @dataclass(frozen=True)
 class StatItem(Node):
+    """'bp 4000 / 5000 / 7000': the value at level 1, then the values at higher levels."""
+
     stat: Name
     value: int
+    higher: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -580,6 +701,7 @@ class KindRule(Node):
 class ZoneDecl(Node):
     name: Name
     flags: tuple[str, ...]
+    limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -602,10 +724,23 @@ class Turn(Node):
 
 
 @dataclass(frozen=True)
+class ChosenBlocker(Node):
+    """'blocker: any unit the defending player controls, chosen by them.'"""
+
+    filter: Filter
+
+
+@dataclass(frozen=True)
 class Battle(Node):
-    blocker: Object
+    """The battle rules: who blocks, what a blocked and an unblocked attack do, and optionally who
+    wins (the card that destroyed the other with a higher stat) and what happens at battle end."""
+
+    blocker: Object | ChosenBlocker
     blocked: tuple[Sentence, ...]
     unblocked: tuple[Sentence, ...]
+    win_stat: Name | None = None
+    won: tuple[Sentence, ...] = ()
+    end: tuple[Sentence, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -621,9 +756,33 @@ class Checks(Node):
 @dataclass(frozen=True)
 class LoseRule(Node):
     cond: Cond
+    at_once: bool = False
 
 
-Rule = Union[Setting, KindRule, ZoneDecl, Turn, Battle, TriggerOrder, Checks, LoseRule]
+@dataclass(frozen=True)
+class ActionItem(Node):
+    """One action of an action phase: 'set into trigger_zone', 'discard if the version is v2'."""
+
+    name: Name
+    zone: Name | None
+    cond: Cond | None
+
+
+@dataclass(frozen=True)
+class Actions(Node):
+    items: tuple[ActionItem, ...]
+
+
+@dataclass(frozen=True)
+class Variant(Node):
+    """'if the version is v1: resource life starts at 7': a setting that replaces another under an option."""
+
+    option: Name
+    value: Name
+    rule: Setting
+
+
+Rule = Union[Setting, KindRule, ZoneDecl, Turn, Battle, TriggerOrder, Checks, LoseRule, Variant, Actions]
 
 
 @dataclass(frozen=True)

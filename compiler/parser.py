@@ -149,7 +149,7 @@ def _split(children: list, kind: type | tuple[type, ...]) -> tuple[list, list]:
 
 
 _ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
-_OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Target, n.TargetPlayer, n.Each,
+_OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Winner, n.Target, n.TargetPlayer, n.Each,
            n.Extreme, n.RandomOne, n.PlayerRef)
 
 
@@ -165,7 +165,7 @@ class _ToAst(Transformer):
 
     article = event_words = whose = sign = side = restriction = side_most = player_word = _words
     control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = _words
-    stacking = consumed = player_order = _words
+    stacking = consumed = player_order = seat = outcome = heal_when = updown = card_state = _words
 
     # cards
     def card(self, meta, c):
@@ -185,7 +185,7 @@ class _ToAst(Transformer):
         return n.StatsDecl(_loc(meta), tuple(c))
 
     def stat_item(self, meta, c):
-        return n.StatItem(_loc(meta), _name(c[0]), c[1])
+        return n.StatItem(_loc(meta), _name(c[0]), c[1], tuple(c[2:]))
 
     def signed_int(self, meta, c):
         return int(c[0])
@@ -218,7 +218,12 @@ class _ToAst(Transformer):
 
     def timed(self, meta, c):
         (whose, phase), cond, body = c[0], _cond_of(c), c[-1]
+        if phase == "end":
+            return n.Timed(_loc(meta), whose, None, cond, body, at_end=True)
         return n.Timed(_loc(meta), whose, phase, cond, body)
+
+    def turn_end_point(self, meta, c):
+        return (c[0], "end")
 
     def static(self, meta, c):
         return n.Static(_loc(meta), c[0])
@@ -249,7 +254,8 @@ class _ToAst(Transformer):
 
     def _sentence(self, meta, c, mode):
         conds, effects = _split(c, (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks,
-                                    n.Controls, n.AllOf, n.AnyOf, n.Negation))
+                                    n.Controls, n.SeatIs, n.InState, n.WonBattle, n.EnteredThisTurn,
+                                    n.OptionIs, n.AllOf, n.AnyOf, n.Negation))
         return n.Sentence(_loc(meta), mode, conds[0] if conds else None, tuple(effects))
 
     def do(self, meta, c):
@@ -273,6 +279,47 @@ class _ToAst(Transformer):
 
     def destroy(self, meta, c):
         return n.Destroy(_loc(meta), c[0])
+
+    def delete(self, meta, c):
+        return n.Delete(_loc(meta), c[0])
+
+    def ready(self, meta, c):
+        return n.Ready(_loc(meta), c[0])
+
+    def exhaust(self, meta, c):
+        return n.Exhaust(_loc(meta), c[0])
+
+    def level_change(self, meta, c):
+        return n.LevelChange(_loc(meta), c[0], c[1], c[2] if len(c) > 2 else None)
+
+    def lift_restriction(self, meta, c):
+        return n.LiftRestriction(_loc(meta), c[0])
+
+    def blocked_by(self, meta, c):
+        return n.BlockedBy(_loc(meta), c[0], c[1])
+
+    def must_block(self, meta, c):
+        return n.MustBlock(_loc(meta), c[0])
+
+    def damage_floor(self, meta, c):
+        return n.DamageFloor(_loc(meta), c[0], _name(c[1]))
+
+    def take_actions(self, meta, c):
+        return n.TakeActions(_loc(meta))
+
+    def actions(self, meta, c):
+        return n.Actions(_loc(meta), tuple(c))
+
+    def action_item(self, meta, c):
+        zone = next((_name(x) for x in c[1:] if isinstance(x, Token)), None)
+        cond = _cond_of(c)
+        return n.ActionItem(_loc(meta), _name(c[0]), zone, cond)
+
+    def matching(self, meta, c):
+        return self._setting(meta, "matching attribute", [_name(c[0])])
+
+    def set_resource(self, meta, c):
+        return n.SetResource(_loc(meta), c[0], _name(c[1]), c[2])
 
     def draw(self, meta, c):
         player, rest = _player_first(c)
@@ -364,6 +411,9 @@ class _ToAst(Transformer):
     def blocker(self, meta, c):
         return n.Blocker(_loc(meta))
 
+    def winner(self, meta, c):
+        return n.Winner(_loc(meta))
+
     def target(self, meta, c):
         count = int(c[0]) if len(c) > 1 else 1
         return n.Target(_loc(meta), count, False, c[-1])
@@ -426,6 +476,12 @@ class _ToAst(Transformer):
     def turn_number(self, meta, c):
         return n.TurnNumber(_loc(meta))
 
+    def round_number(self, meta, c):
+        return n.RoundNumber(_loc(meta))
+
+    def by_round(self, meta, c):
+        return n.ByRound(_loc(meta), tuple(int(x) for x in c))
+
     def own_turn_number(self, meta, c):
         return n.OwnTurnNumber(_loc(meta), c[0])
 
@@ -474,6 +530,21 @@ class _ToAst(Transformer):
 
     def controls(self, meta, c):
         return n.Controls(_loc(meta), c[0], c[1], c[2])
+
+    def seat_is(self, meta, c):
+        return n.SeatIs(_loc(meta), c[0], c[1])
+
+    def entered_this_turn(self, meta, c):
+        return n.EnteredThisTurn(_loc(meta), c[0])
+
+    def won_battle(self, meta, c):
+        return n.WonBattle(_loc(meta), c[0])
+
+    def in_state(self, meta, c):
+        return n.InState(_loc(meta), c[0], c[1])
+
+    def option_is(self, meta, c):
+        return n.OptionIs(_loc(meta), _name(c[0]), _name(c[1]))
 
     def any_of(self, meta, c):
         return n.AnyOf(_loc(meta), c[0], c[1])
@@ -529,7 +600,7 @@ class _ToAst(Transformer):
         return self._setting(meta, "deck", [int(x) for x in c])
 
     def opening_hand(self, meta, c):
-        return self._setting(meta, "opening hand", [int(c[0])])
+        return self._setting(meta, "opening hand", [int(x) for x in c])
 
     def kinds(self, meta, c):
         return self._setting(meta, "kinds", [_name(t) for t in c])
@@ -538,13 +609,40 @@ class _ToAst(Transformer):
         return self._setting(meta, "stats", [_name(t) for t in c])
 
     def resource(self, meta, c):
-        return self._setting(meta, "resource", [_name(c[0]), int(c[1])])
+        bounds = [x for bound in c[2:] for x in bound]
+        return self._setting(meta, "resource", [_name(c[0]), int(c[1]), *bounds])
+
+    def bound(self, meta, c):
+        return (str(c[0]), int(c[1]))
 
     def option(self, meta, c):
-        return self._setting(meta, "option", [_name(c[0]), _name(c[1])])
+        return self._setting(meta, "option", [_name(t) for t in c])
+
+    def variant(self, meta, c):
+        return n.Variant(_loc(meta), _name(c[0]), _name(c[1]), c[2])
+
+    def levels(self, meta, c):
+        return self._setting(meta, "levels", [int(x) for x in c])
+
+    def level_heal(self, meta, c):
+        return self._setting(meta, "level heal", [c[0]])
+
+    def short_deck(self, meta, c):
+        return self._setting(meta, "short deck", [_name(t) for t in c])
+
+    def all_lose(self, meta, c):
+        return self._setting(meta, "all lose", [c[0]])
+
+    def round_limit(self, meta, c):
+        return self._setting(meta, "round limit", [int(c[0]), _name(c[1]), c[2]])
 
     def zone_decl(self, meta, c):
-        return n.ZoneDecl(_loc(meta), _name(c[0]), tuple(c[1:]))
+        limits = [x for x in c[1:] if isinstance(x, int)]
+        flags = tuple(x for x in c[1:] if not isinstance(x, int))
+        return n.ZoneDecl(_loc(meta), _name(c[0]), flags, limits[-1] if limits else None)
+
+    def zone_max(self, meta, c):
+        return int(c[0])
 
     def kind_rule(self, meta, c):
         return n.KindRule(_loc(meta), _name(c[0]), tuple(c[1:]))
@@ -564,7 +662,18 @@ class _ToAst(Transformer):
         return c[0]
 
     def battle(self, meta, c):
-        return n.Battle(_loc(meta), c[0], c[1], c[2])
+        won = next((x for x in c[3:] if x[0] == "won"), ("won", None, ()))
+        end = next((x[1] for x in c[3:] if x[0] == "end"), ())
+        return n.Battle(_loc(meta), c[0], c[1], c[2], won[1], won[2], end)
+
+    def chosen_blocker(self, meta, c):
+        return n.ChosenBlocker(_loc(meta), c[0])
+
+    def battle_won(self, meta, c):
+        return ("won", _name(c[0]), c[1] if len(c) > 1 else ())
+
+    def battle_end(self, meta, c):
+        return ("end", c[0])
 
     def trigger_order(self, meta, c):
         return n.TriggerOrder(_loc(meta), tuple(c))
@@ -588,7 +697,10 @@ class _ToAst(Transformer):
         return n.Checks(_loc(meta), c[0])
 
     def lose_rule(self, meta, c):
-        return n.LoseRule(_loc(meta), c[0])
+        return n.LoseRule(_loc(meta), c[0], len(c) > 1)
+
+    def at_once(self, meta, c):
+        return True
 
 
 def _cond_of(c: list) -> Any:

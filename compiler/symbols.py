@@ -20,6 +20,8 @@ class Symbols:
     resources: tuple[str, ...] = ()
     zones: tuple[str, ...] = ()
     phases: tuple[str, ...] = ()
+    options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # option -> allowed values
+    max_level: int = 0
     keywords: dict[str, n.KeywordDef] = field(default_factory=dict)
     statuses: dict[str, n.StatusDef] = field(default_factory=dict)
     cards: dict[str, n.Card] = field(default_factory=dict)
@@ -68,6 +70,11 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             name = rule.values[0]
             assert isinstance(name, n.Name)
             sym.resources += (name.value,)
+        elif isinstance(rule, n.Setting) and rule.key == "option":
+            option, default, *allowed = (x.value for x in rule.values if isinstance(x, n.Name))
+            sym.options[option] = tuple(allowed) or (default,)
+        elif isinstance(rule, n.Setting) and rule.key == "levels":
+            sym.max_level = int(str(rule.values[1]))
         elif isinstance(rule, n.ZoneDecl):
             sym.zones += (rule.name.value,)
         elif isinstance(rule, n.Turn):

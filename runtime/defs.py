@@ -62,7 +62,8 @@ class StaticEffect:
     """One continuous effect of a static ability.
 
     what: 'modify' (stat, amount function), 'flag' (flag), 'grant' (keyword), 'reduce_damage'
-    (amount function). applies: the function telling whether it applies to a card.
+    (amount function), 'blocked_by' (filter of blockers refused), 'damage_floor' (stat: smaller
+    damage is not taken). applies: the function telling whether it applies to a card.
     """
 
     what: str
@@ -71,6 +72,7 @@ class StaticEffect:
     amount: Any = None
     flag: str = ""
     keyword: str = ""
+    filter: Any = None  # 'blocked_by': which blockers cannot block the card
 
 
 class Ability:
@@ -118,6 +120,7 @@ class CardDef:
     kind: ClassVar[str] = ""
     cost: ClassVar[dict[str, int]] = {}
     stats: ClassVar[dict[str, int]] = {}
+    level_stats: ClassVar[dict[str, tuple[int, ...]]] = {}  # stat -> its value at each level
     attributes: ClassVar[dict[str, str]] = {}
     keywords: ClassVar[tuple[tuple[str, tuple[int, ...]], ...]] = ()
     text: ClassVar[str] = ""
@@ -180,14 +183,40 @@ class RulesetDef:
     phases: ClassVar[tuple[PhaseDef, ...]] = ()
     turn_end: ClassVar[tuple[str, ...]] = ()
     blocker: ClassVar[Filter | None] = None
-    blocker_side: ClassVar[str] = "left"
+    blocker_side: ClassVar[str] = "left"  # 'left', 'right', or 'chosen' by the defending player
+    win_stat: ClassVar[str] = ""  # a battle is won by destroying the other card with a higher value of it
     trigger_order: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
     checks: ClassVar[tuple[str, ...]] = ()
     lose_rules: ClassVar[tuple[str, ...]] = ()
-    options: ClassVar[dict[str, str]] = {}
+    options: ClassVar[dict[str, str]] = {}  # option -> default value
+    option_values: ClassVar[dict[str, tuple[str, ...]]] = {}  # option -> allowed values
+    # (option, value, attribute, value): a setting that replaces another under an option; for the
+    # attribute 'resource' the value is (resource, start, min, max)
+    variants: ClassVar[tuple[tuple, ...]] = ()
+    max_level: ClassVar[int] = 0  # cards with per-level stats go from level 1 up to this
+    overclock_at: ClassVar[int] = 0  # reaching this level readies a card and lifts its attack restriction
+    heal_on: ClassVar[str] = ""  # damage heals on a level 'up', or on 'any' level change
+    resource_bounds: ClassVar[dict[str, tuple[int | None, int | None]]] = {}  # resource -> (min, max)
+    zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player
+    mulligans: ClassVar[int] = 0  # how many whole-hand redraws a player may take at the start
+    short_deck: ClassVar[tuple | None] = None  # (zones set aside, where to) before rebuilding a short deck
+    all_lose: ClassVar[str] = "draw"  # when every player loses at once: 'draw' or 'lose'
+    round_limit: ClassVar[tuple | None] = None  # (last round, resource compared, tie: 'first'/'second'/'draw')
+    # The action phase: (action, zone or '', condition function or None) for each action the turn
+    # player may take; set_zone is where 'set' puts cards; match_attribute is what 'the same' compares.
+    actions: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    set_zone: ClassVar[str] = ""
+    matching_attribute: ClassVar[str] = ""
+    lose_at_once: ClassVar[bool] = False  # lose rules are also checked inside effects, stopping them
 
     def blocked(self, s: Any, ctx: Any) -> None:
         """Carry out a blocked attack."""
 
     def unblocked(self, s: Any, ctx: Any) -> None:
         """Carry out an unblocked attack."""
+
+    def won(self, s: Any, ctx: Any) -> None:
+        """Carry out what follows a won battle (after battle damage)."""
+
+    def battle_end(self, s: Any, ctx: Any) -> None:
+        """Carry out the end of a battle."""

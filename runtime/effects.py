@@ -10,9 +10,10 @@ from typing import Any
 
 from runtime import query as q
 from runtime.defs import Ability, Filter
+from runtime.ending import at_once, round_number
 from runtime.state import Ctx, State
 from runtime.triggers import emit
-from runtime.vocabulary import RESTRICTIONS
+from runtime.vocabulary import CARD_STATES, RESTRICTIONS
 
 # ---------------------------------------------------------------- objects
 
@@ -37,6 +38,17 @@ def attacker(s: State, ctx: Ctx) -> list[int]:
 
 def blocker(s: State, ctx: Ctx) -> list[int]:
     return [s.battle["blocker"]] if s.battle.get("blocker", -1) >= 0 else []
+
+
+def winner(s: State, ctx: Ctx) -> list[int]:
+    """Return the battle's winner while it is still on the field."""
+    cid = s.battle.get("winner", -1)
+    return [cid] if cid >= 0 and s.cards[cid].zone == q.ACTIVE_ZONE else []
+
+
+def won_battle(s: State, objs: list[int]) -> bool:
+    """Return whether the card named won the battle under way (even if it has left the field since)."""
+    return bool(objs) and s.battle.get("winner", -1) == objs[0]
 
 
 def players(s: State, ctx: Ctx, who: str) -> list[int]:
@@ -107,6 +119,8 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     """Move a card to a zone of its owner (field: its controller), right end unless to_front."""
     c = s.cards[cid]
     s.players[c.controller].zones[c.zone].remove(cid)
+    if not (c.zone == "hand" and zone == q.ACTIVE_ZONE):
+        c.level = 1  # a level lives on in the hand and onto the field, nowhere else
     if zone != q.ACTIVE_ZONE:
         c.controller = c.owner
         c.damage = 0
@@ -116,6 +130,8 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
         c.statuses.clear()
     dest = s.players[c.controller].zones[zone]
     dest.insert(0, cid) if to_front else dest.append(cid)
+    if zone == q.ACTIVE_ZONE:
+        c.entered = s.turn
     c.zone = zone
     c.moves += 1
     if zone != q.ACTIVE_ZONE:
@@ -136,7 +152,7 @@ def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
 
 def return_to_hand(s: State, ctx: Ctx, objs: list[int]) -> None:
     for cid in objs:
-        if q.is_player(cid) or s.cards[cid].zone != q.ACTIVE_ZONE:
+        if q.is_player(cid) or s.cards[cid].zone != q.ACTIVE_ZONE or _protected(s, ctx, cid, "unreturnable"):
             continue
         s.say(f"{q.describe(s, cid)} returns to its owner's hand")
         emit(s, "left", card=cid, player=s.cards[cid].controller)
@@ -158,11 +174,17 @@ def move_to_end(s: State, ctx: Ctx, objs: list[int], side: str) -> None:
 
 
 def draw(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
-    """Each player draws up to `amount` cards (as many as the deck has)."""
+    """Each player draws up to `amount` cards: no more than the hand limit leaves room for, and as
+    many as the deck has (a ruleset with a short-deck rule rebuilds the deck first)."""
+    rs = s.game.ruleset
+    limit = rs.zone_limits.get("hand")
     for x in objs:
         p = s.players[~x]
+        want = amount if limit is None else min(amount, limit - len(p.zones["hand"]))
+        if rs.short_deck and 0 < want and len(p.zones["deck"]) < want:
+            rebuild_deck(s, ~x)
         n = 0
-        for _ in range(amount):
+        for _ in range(want):
             if not p.zones["deck"]:
                 break
             cid = p.zones["deck"][0]
@@ -171,6 +193,31 @@ def draw(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
             emit(s, "drew", player=~x, card=cid)
         if n:
             s.say(f"P{~x + 1} draws {n} card{'s' if n != 1 else ''}")
+
+
+def rebuild_deck(s: State, player: int) -> None:
+    """Set aside the zones the short-deck rule names and build a new, shuffled deck from the deck list."""
+    aside, dest = s.game.ruleset.short_deck or ((), "")
+    p = s.players[player]
+    for zone in aside:
+        for cid in list(p.zones[zone]):
+            move(s, cid, dest)
+    for name in p.deck_list:
+        s.game.add_card(s, name, player, "deck")
+    s.rng.shuffle(p.zones["deck"])
+    p.rebuilds += 1
+    s.say(f"P{player + 1}'s deck is short: a new deck of {len(p.zones['deck'])} cards is built")
+
+
+def delete(s: State, ctx: Ctx, objs: list[int]) -> None:
+    """Move cards to their owner's deleted zone, out of reach of effects that look at the graveyard."""
+    for cid in objs:
+        if q.is_player(cid) or s.cards[cid].zone == "deleted":
+            continue
+        s.say(f"{q.describe(s, cid)} is deleted")
+        if s.cards[cid].zone == q.ACTIVE_ZONE:
+            emit(s, "left", card=cid, player=s.cards[cid].controller)
+        move(s, cid, "deleted")
 
 
 def discard(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
@@ -197,7 +244,7 @@ def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) ->
 
 def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
     """Deal damage: to a card it adds up (less any reduction); to a player it lowers life."""
-    source = ctx.source
+    source, settled = ctx.source, False
     for x in objs:
         if q.is_player(x):
             dealt = max(amount, 0)
@@ -206,16 +253,19 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
                 s.say(f"P{~x + 1} takes {dealt} damage (life {s.players[~x].resources['life']})")
                 emit(s, "player_damaged", player=~x, amount=dealt, source=source)
                 emit(s, "lost_life", player=~x, amount=dealt, source=source)
+                settled = True
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
                 continue
-            dealt = max(amount - q.damage_reduction(s, x), 0)
+            dealt = q.damage_taken(s, ctx, x, amount)
             if dealt:
                 s.cards[x].damage += dealt
                 s.say(f"{q.describe(s, x)} takes {dealt} damage (total {s.cards[x].damage})")
                 emit(s, "damaged", card=x, player=s.cards[x].controller, amount=dealt, source=source)
         if dealt and source >= 0:
             emit(s, "dealt_damage", card=source, player=s.cards[source].controller, amount=dealt)
+    if settled:
+        at_once(s)
 
 
 def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:
@@ -225,29 +275,123 @@ def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:
             s.say(f"damage is removed from {q.describe(s, x)}")
 
 
+def _floor(s: State, resource: str) -> int | None:
+    """Return the least a resource can be: its declared minimum; life none; others 0."""
+    low = s.game.bounds.get(resource, (None, None))[0]
+    return low if low is not None else (None if resource == "life" else 0)
+
+
 def gain(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
-    for x in objs:
-        if amount <= 0:
-            continue
-        res = s.players[~x].resources
-        res[resource] = res.get(resource, 0) + amount
-        s.say(f"P{~x + 1} gains {amount} {resource} ({resource} {res[resource]})")
-        if resource == "life":
-            emit(s, "gained_life", player=~x, amount=amount)
-
-
-def lose(s: State, ctx: Ctx, objs: list[int], amount: int | None, resource: str) -> None:
-    """Lose an amount of a resource (None: all of it). Life may go below 0; others stop at 0."""
+    """Gain an amount of a resource, up to its declared maximum."""
+    high = s.game.bounds.get(resource, (None, None))[1]
     for x in objs:
         res = s.players[~x].resources
         have = res.get(resource, 0)
-        lost = have if amount is None else (amount if resource == "life" else min(amount, have))
+        got = min(amount, high - have) if high is not None else amount
+        if got <= 0:
+            continue
+        res[resource] = have + got
+        s.say(f"P{~x + 1} gains {got} {resource} ({resource} {res[resource]})")
+        if resource == "life":
+            emit(s, "gained_life", player=~x, amount=got)
+
+
+def lose(s: State, ctx: Ctx, objs: list[int], amount: int | None, resource: str) -> None:
+    """Lose an amount of a resource (None: all of it), down to its floor (life has none)."""
+    low = _floor(s, resource)
+    for x in objs:
+        res = s.players[~x].resources
+        have = res.get(resource, 0)
+        lost = have if amount is None else amount
+        lost = min(lost, have - low) if low is not None else lost
         if lost <= 0:
             continue
         res[resource] = have - lost
         s.say(f"P{~x + 1} loses {lost} {resource} ({resource} {res[resource]})")
         if resource == "life":
             emit(s, "lost_life", player=~x, amount=lost)
+    at_once(s)
+
+
+def set_resource(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
+    """Set a resource to an amount, kept within its declared bounds."""
+    low, high = s.game.bounds.get(resource, (None, None))
+    value = max(amount, low) if low is not None else amount
+    value = min(value, high) if high is not None else value
+    for x in objs:
+        s.players[~x].resources[resource] = value
+        s.say(f"P{~x + 1} has {value} {resource}")
+    at_once(s)
+
+
+def ready(s: State, ctx: Ctx, objs: list[int]) -> None:
+    """Give cards on the field back their action right."""
+    for x in _on_field(s, objs):
+        if "acted" in s.cards[x].flags:
+            del s.cards[x].flags["acted"]
+            s.say(f"{q.describe(s, x)} is ready")
+
+
+def _protected(s: State, ctx: Ctx, cid: int, flag: str) -> bool:
+    """Return whether a flag protects a card from this effect of an opponent's card."""
+    return ctx.ability[0] != "ruleset" and ctx.controller != s.cards[cid].controller and q.has_flag(s, cid, flag)
+
+
+def exhaust(s: State, ctx: Ctx, objs: list[int]) -> None:
+    """Use up the action right of cards on the field (not of those the opponent's effects cannot)."""
+    for x in _on_field(s, objs):
+        if "acted" not in s.cards[x].flags and not _protected(s, ctx, x, "unexhaustable"):
+            s.cards[x].flags["acted"] = None
+            s.say(f"{q.describe(s, x)} is exhausted")
+
+
+def lift_restriction(s: State, ctx: Ctx, objs: list[int]) -> None:
+    for x in _on_field(s, objs):
+        if "restricted" in s.cards[x].flags:
+            del s.cards[x].flags["restricted"]
+            s.say(f"{q.describe(s, x)} loses its attack restriction")
+
+
+def level_change(s: State, ctx: Ctx, objs: list[int], by: int) -> None:
+    """Raise (by > 0) or lower each card's level within 1..max; heal and overclock as the ruleset says."""
+    top = s.game.ruleset.max_level
+    for x in objs:
+        if q.is_player(x) or s.cards[x].zone not in (q.ACTIVE_ZONE, "hand"):
+            continue
+        c = s.cards[x]
+        old, c.level = c.level, max(1, min(top, c.level + by))
+        if c.level == old:
+            continue
+        s.say(f"{q.describe(s, x)} goes to level {c.level}")
+        if c.damage and (s.game.heal_on == "any" or (s.game.heal_on == "up" and c.level > old)):
+            c.damage = 0
+            s.say(f"damage is removed from {q.describe(s, x)}")
+        if c.zone == q.ACTIVE_ZONE and c.level == s.game.ruleset.overclock_at > old:
+            overclock(s, ctx, x)
+
+
+def overclock(s: State, ctx: Ctx, cid: int) -> None:
+    """A card reached the overclock level on the field: it is ready, loses attack restriction, and says so."""
+    s.say(f"{q.describe(s, cid)} overclocks")
+    ready(s, ctx, [cid])
+    lift_restriction(s, ctx, [cid])
+    emit(s, "overclocked", card=cid, player=s.cards[cid].controller)
+
+
+def entered_this_turn(s: State, objs: list[int]) -> bool:
+    cards = _on_field(s, objs)
+    return bool(cards) and all(s.cards[x].entered == s.turn for x in cards)
+
+
+def in_state(s: State, objs: list[int], state: str) -> bool:
+    """Return whether every card named is on the field and in that state ('ready', 'exhausted', ...)."""
+    flag, present = CARD_STATES[state]
+    cards = _on_field(s, objs)
+    return bool(cards) and len(cards) == len(objs) and all((flag in s.cards[x].flags) == present for x in cards)
+
+
+def _on_field(s: State, objs: list[int]) -> list[int]:
+    return [x for x in objs if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE]
 
 
 def expiry(s: State, ctx: Ctx, duration: str | None) -> list | None:
@@ -367,12 +511,29 @@ PRIMITIVES: dict[str, Any] = {
     "deal_damage": deal_damage, "destroy": destroy, "draw": draw, "gain": gain, "lose": lose,
     "give": give, "put_status": put_status, "remove": remove, "remove_damage": remove_damage,
     "return_to_hand": return_to_hand, "move_to_end": move_to_end, "create_token": create_token,
-    "discard": discard, "modify": modify, "restrict": restrict,
+    "discard": discard, "modify": modify, "restrict": restrict, "set_resource": set_resource,
+    "delete": delete, "ready": ready, "exhaust": exhaust, "lift_restriction": lift_restriction,
+    "level_change": level_change,
 }
 
 
 def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, c: int) -> bool:
     return q.matches(s, ab, ctx, f, c)
+
+
+def by_round(s: State, values: tuple[int, ...]) -> int:
+    """Return the entry of a by-round table for the current round (its last entry after the end)."""
+    return values[min(max(round_number(s), 1), len(values)) - 1]
+
+
+def is_seat(s: State, objs: list[int], seat: str) -> bool:
+    """Return whether every player named sits first (or second) in the turn order."""
+    first = seat == "first"
+    return bool(objs) and all(q.is_player(x) and (~x == s.first) == first for x in objs)
+
+
+def option_is(s: State, option: str, value: str) -> bool:
+    return s.game.options.get(option) == value
 
 
 def turns_taken(s: State, objs: list[int]) -> int:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from runtime import actions, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
-from runtime import resolve, turns
 from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
+from runtime.ending import GameOver
 from runtime.state import CardState, Ctx, PlayerState, State
 from runtime.triggers import find_item, stack_pending
 
@@ -28,11 +29,39 @@ class Game:
     """Immutable rules: a ruleset and the card, keyword and status definitions it plays with."""
 
     def __init__(self, ruleset: RulesetDef, cards: dict[str, type[CardDef]],
-                 keywords: dict[str, type[KeywordDef]], statuses: dict[str, type[StatusDef]]):
+                 keywords: dict[str, type[KeywordDef]], statuses: dict[str, type[StatusDef]],
+                 options: dict[str, str] | None = None):
         self.ruleset = ruleset
         self.cards = cards
         self.keywords = keywords
         self.statuses = statuses
+        # The kinds a filter word matches on each card: its own, and those its kind 'counts as'.
+        self.kind_sets = {name: frozenset([c.kind] + [t[10:] for t in ruleset.kind_traits.get(c.kind, ())
+                                                      if t.startswith("counts as ")]) for name, c in cards.items()}
+        self.options = dict(ruleset.options)
+        for key, value in (options or {}).items():
+            allowed = ruleset.option_values.get(key)
+            if allowed is None:
+                raise ValueError(f"ruleset '{ruleset.name}' has no option '{key}'")
+            if value not in allowed:
+                raise ValueError(f"option '{key}' is one of {', '.join(allowed)}, not '{value}'")
+            self.options[key] = value
+        self.resources = dict(ruleset.resources)
+        self.bounds = dict(ruleset.resource_bounds)
+        self.heal_on = ruleset.heal_on
+        for option, value, attribute, setting in ruleset.variants:
+            if self.options.get(option) != value:
+                continue
+            if attribute == "resource":
+                resource, start, low, high = setting
+                self.resources[resource] = start
+                self.bounds[resource] = (low, high)
+            elif attribute == "heal_on":
+                self.heal_on = setting
+
+    def with_options(self, options: dict[str, str]) -> Game:
+        """Return the same rules and cards with some options chosen."""
+        return Game(self.ruleset, self.cards, self.keywords, self.statuses, self.options | options)
 
     def ability(self, ref: list) -> Ability:
         """Return the ability an ability reference ['card'|'keyword'|'status', name, index] names."""
@@ -58,7 +87,7 @@ class Game:
         rs = self.ruleset
         s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
         for p in range(players or rs.players):
-            s.players.append(PlayerState(p, dict(rs.resources), {z: [] for z in rs.zones}))
+            s.players.append(PlayerState(p, dict(self.resources), {z: [] for z in rs.zones}))
         return s
 
     def add_card(self, s: State, name: str, player: int, zone: str) -> int:
@@ -81,6 +110,7 @@ class Game:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
         s = self.empty_state(seed, len(decks))
         for p, deck in enumerate(decks):
+            s.players[p].deck_list = list(deck)
             for name in deck:
                 self.add_card(s, name, p, "deck")
             s.rng.shuffle(s.players[p].zones["deck"])
@@ -92,6 +122,8 @@ class Game:
         for p in range(len(decks)):
             fx.draw(s, Ctx(-1, p, ["ruleset", rs.name, 0]), [~p], rs.opening_hand)
         s.active = (s.first - 1) % len(decks)
+        if rs.mulligans:
+            s.tasks += [["mulligan", p % len(decks), 0] for p in reversed(range(s.first, s.first + len(decks)))]
         s.pause = pause
         run(s)
         return s
@@ -127,7 +159,10 @@ def run(s: State) -> None:
             turns.begin_turn(s)
             continue
         task = s.tasks.pop()
-        TASKS[task[0]](s, task)
+        try:
+            TASKS[task[0]](s, task)
+        except GameOver:
+            break  # a lose rule checked at once ended the game inside an effect
 
 
 def paused(s: State) -> bool:
@@ -149,9 +184,11 @@ def legal_actions(s: State) -> list[Action]:
     d = s.decision
     if d["kind"] == "may":
         return [("yes", 0), ("no", 0)]
-    acts = [(d["kind"], x) for x in d["options"]]
+    if d["kind"] == "mulligan":
+        return [("mulligan", 0), ("keep", 0)]
+    acts = [tuple(c) for c in d["choices"]] if "choices" in d else [(d["kind"], x) for x in d["options"]]
     if d.get("can_stop"):
-        acts.append(("done", 0))
+        acts.append((d.get("stop", "done"), 0))
     return acts
 
 
@@ -172,6 +209,14 @@ def apply_action(s: State, action: Action) -> None:
     elif kind == "done" and d["kind"] == "stage":
         s.tasks.pop()
         s.say(f"P{d['player'] + 1} ends the set phase")
+    elif d["kind"] == "act":
+        actions.perform(s, d["player"], kind, x) if kind != "end" else actions.end_actions(s, d["player"])
+    elif kind == "onto":
+        actions.perform_onto(s, d["player"], x)
+    elif kind in ("block", "no block"):
+        turns.declare_blocker(s, x if kind == "block" else None)
+    elif kind in ("mulligan", "keep"):
+        turns.mulligan(s, d["player"], kind == "mulligan")
     elif kind in ("target", "done"):
         _record_target(s, d, None if kind == "done" else x)
     elif kind in ("yes", "no"):
@@ -202,4 +247,4 @@ def returns(s: State) -> list[int]:
     return list(s.result) if s.result is not None else [0] * len(s.players)
 
 
-TASKS = turns.TASKS
+TASKS = turns.TASKS | actions.TASKS

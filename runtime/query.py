@@ -62,8 +62,18 @@ def card_abilities(s: State, c: CardState) -> list[tuple[Ability, Ctx]]:
     return out
 
 
+def working(s: State, cid: int) -> bool:
+    """Return whether a card's abilities work where it is: on the field, or set if its kind says so."""
+    c = s.cards[cid]
+    if c.zone == ACTIVE_ZONE:
+        return True
+    rs = s.game.ruleset
+    return c.zone == rs.set_zone != "" and "works while set" in rs.kind_traits.get(kind(s, cid), ())
+
+
 def _build_index(s: State) -> Index:
-    on_field = [s.cards[i] for p in s.players for i in p.zones.get(ACTIVE_ZONE, ())]
+    zones = (ACTIVE_ZONE, s.game.ruleset.set_zone) if s.game.ruleset.set_zone else (ACTIVE_ZONE,)
+    on_field = [s.cards[i] for p in s.players for z in zones for i in p.zones.get(z, ()) if working(s, i)]
     base = {c.id: card_abilities(s, c) for c in on_field}
     statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
     # While grants are computed, stat reads see the statics found so far but never apply them
@@ -101,10 +111,14 @@ def stat(s: State, cid: int, name: str) -> int:
     c = s.cards[cid]
     if name == "damage":
         return c.damage
+    if name == "level":
+        return c.level
     cdef = s.game.cards[c.name]
     if name == "cost":
         return sum(cdef.cost.values())
-    value = cdef.stats.get(name, 0) + sum(m[1] for m in c.mods if m[0] == name)
+    table = cdef.level_stats.get(name)
+    printed = table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
+    value = printed + sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
         value += _static_total(s, cid, "modify", name)
     return value
@@ -130,6 +144,35 @@ def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
 def damage_reduction(s: State, cid: int) -> int:
     """Return how much damage dealt to a card is reduced by static abilities."""
     return _static_total(s, cid, "reduce_damage") if s.cards[cid].zone == ACTIVE_ZONE else 0
+
+
+def statics_on(s: State, cid: int, what: str) -> list:
+    """Return the static effects of one kind that apply to a card now, with their abilities and contexts."""
+    idx = index(s)
+    if idx.busy or s.cards[cid].zone != ACTIVE_ZONE:
+        return []
+    idx.busy = True
+    try:
+        return [(eff, a, ctx) for a, ctx in idx.statics for eff in a.statics
+                if eff.what == what and eff.applies(a, s, ctx, cid)]
+    finally:
+        idx.busy = False
+
+
+def damage_taken(s: State, ctx: Ctx, cid: int, amount: int) -> int:
+    """Return how much of an amount of damage a card takes: protections, floors, then reductions."""
+    c = s.cards[cid]
+    by_opponent = ctx.ability[0] != "ruleset" and ctx.controller != c.controller  # an effect, not battle
+    if has_flag(s, cid, "undamageable") or (by_opponent and has_flag(s, cid, "shielded")):
+        return 0
+    if any(amount < stat(s, cid, eff.stat) for eff, _, _ in statics_on(s, cid, "damage_floor")):
+        return 0
+    return max(amount - damage_reduction(s, cid), 0)
+
+
+def block_refused(s: State, attacker: int, blocker: int) -> bool:
+    """Return whether a static ability of the attacker refuses this blocker ('can't be blocked by ...')."""
+    return any(matches(s, a, ctx, eff.filter, blocker) for eff, a, ctx in statics_on(s, attacker, "blocked_by"))
 
 
 def _static_any(s: State, cid: int, what: str, key: str) -> bool:
@@ -195,7 +238,7 @@ def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, x: int) -> bool:
     if f.kind == "player":
         return False
     c = s.cards[x]
-    if f.kind != "card" and s.game.cards[c.name].kind != f.kind:
+    if f.kind != "card" and f.kind not in s.game.kind_sets[c.name]:
         return False
     if f.zone and c.zone != f.zone:  # trigger scopes match cards in any zone unless one is named
         return False
@@ -226,14 +269,14 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
         order = [p for p in order if p in players_of(s, ctx, f.control)]
     if f.zone_of is not None:
         order = [p for p in order if p in _zone_owners(s, ctx, f.zone_of)]
-    cards, defs = s.cards, s.game.cards
+    cards, kinds = s.cards, s.game.kind_sets
     out: list[int] = []
     for p in order:
         if f.kind == "card" and f.pred is None:  # every card of the zone: no test to run
             out += s.players[p].zones.get(f.zone, ())
             continue
         for cid in s.players[p].zones.get(f.zone, ()):
-            if f.kind != "card" and defs[cards[cid].name].kind != f.kind:
+            if f.kind != "card" and f.kind not in kinds[cards[cid].name]:
                 continue
             if f.pred is None or f.pred(ab, s, ctx, cid):
                 out.append(cid)

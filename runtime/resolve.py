@@ -145,7 +145,7 @@ def _source_present(s: State, ab: Ability, ctx: Ctx) -> bool:
     if ab.kind != "triggered" or ctx.ability[0] != "card":
         return True
     traits = s.game.ruleset.kind_traits.get(q.kind(s, ctx.source), ())
-    return "to graveyard after trigger" not in traits or s.cards[ctx.source].zone == q.ACTIVE_ZONE
+    return "to graveyard after trigger" not in traits or q.working(s, ctx.source)
 
 
 def _answer_mays(s: State, task: list, ctx: Ctx, ab: Ability) -> bool:
@@ -174,7 +174,7 @@ def _resolve(s: State, ab: Ability, ctx: Ctx) -> None:
     kind, name, _ = ctx.ability
     if kind == "status" and s.game.statuses[name].consumed == "on trigger" and c is not None:
         fx.remove(s, ctx, [c.id], 1, name)
-    if ab.kind == "triggered" and kind == "card" and c is not None and c.zone == q.ACTIVE_ZONE:
+    if ab.kind == "triggered" and kind == "card" and c is not None and q.working(s, c.id):
         traits = s.game.ruleset.kind_traits.get(q.kind(s, c.id), ())
         if "to graveyard after trigger" in traits:
             fx.move(s, c.id, "graveyard")

@@ -17,6 +17,7 @@ from runtime.engine import Game
 from runtime.load import load_game
 from runtime.state import State
 from runtime.view import observation
+from runtime.vocabulary import CARD_STATES
 
 SECTIONS = ("setup", "choices", "expect", "transcript")
 PLAYER = re.compile(r"^P(\d+)\b")
@@ -36,6 +37,7 @@ class Scenario:
     seed: int = 1
     stop: str = "end"
     has_transcript: bool = False  # a 'transcript:' header, even with no lines yet (for --update)
+    options: dict[str, str] = field(default_factory=dict)  # ruleset options chosen ('option version = v1')
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=lambda: {k: [] for k in SECTIONS})
 
 
@@ -61,9 +63,12 @@ def read_scenario(path: Path) -> Scenario:
             sc.name, _, sc.title = rest.partition(": ")
         elif key in ("ruleset", "seed", "stop:"):
             setattr(sc, key.rstrip(":"), int(rest) if key == "seed" else rest.strip())
+        elif key == "option" and re.fullmatch(r"\w+ = \w+", rest.strip()):
+            option, _, value = rest.strip().partition(" = ")
+            sc.options[option] = value
         else:
             raise ScenarioError(f"{path}:{number}: unknown line '{line}'; expected scenario, ruleset, seed, "
-                                "stop:, or a section (setup:, choices:, expect:, transcript:)")
+                                "option, stop:, or a section (setup:, choices:, expect:, transcript:)")
     if not sc.name or not sc.ruleset:
         raise ScenarioError(f"{path}:1: a scenario needs a 'scenario ID: title' line and a 'ruleset' line")
     return sc
@@ -93,11 +98,14 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     lines = sc.sections["setup"]
     head = lines[0][1] if lines else "new game"
     decks: dict[int, list[str]] = {}
+    lists: dict[int, list[str]] = {}
     rest = []
     for number, text in lines[1:] if lines else []:
         p, what = _player(text, sc, number)
         if what.startswith("deck:"):
             decks[p] = _entries(what[5:])
+        elif what.startswith("deck list:"):
+            lists[p] = _entries(what[10:])
         else:
             rest.append((number, p, what))
     if head.startswith("new game"):
@@ -108,6 +116,8 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
         raise ScenarioError(f"{sc.path}:{lines[0][0]}: expected 'new game[, first P1]' or "
                             f"'turn N, P1 active, phase NAME', found '{head}'")
     s = game.empty_state(sc.seed)
+    for p, names in lists.items():
+        s.players[p].deck_list = names
     for p, deck in sorted(decks.items()):
         for name in deck:
             game.add_card(s, name, p, "deck")
@@ -115,6 +125,7 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
         _setup_line(game, s, sc, number, p, what)
     turn, active = int(m.group(1)), int(m.group(2)) - 1
     s.turn, s.active = turn - 1, (active - 1) % len(s.players)
+    s.first = (active - (turn - 1)) % len(s.players)
     for p in range(len(s.players)):
         s.players[p].turns_taken = s.players[p].turns_taken or (turn + (1 if p == active else 0)) // 2
     s.players[active].turns_taken -= 1  # begin_turn counts the turn that starts now
@@ -141,6 +152,13 @@ def _setup_line(game: Game, s: State, sc: Scenario, number: int, p: int, what: s
         key, _, value = slot.group(4).partition(" ")
         if key == "damage":
             s.cards[cid].damage = int(value)
+        elif key == "level":
+            s.cards[cid].level = int(value)
+        elif slot.group(4) in CARD_STATES:
+            flag, present = CARD_STATES[slot.group(4)]
+            s.cards[cid].flags.pop(flag, None)
+            if present:
+                s.cards[cid].flags[flag] = None
         elif key == "status":
             name, _, stacks = value.partition(" ")
             s.cards[cid].statuses[name] = [int(stacks or 1), None]
@@ -192,6 +210,10 @@ class Outcome:
 def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
     """Play a scenario to its stop point and return every expectation it failed."""
     game = game or load_game(sc.ruleset)
+    try:
+        game = game.with_options(sc.options) if sc.options else game
+    except ValueError as err:
+        raise ScenarioError(f"{sc.path}: {err}") from None
     pause = _pause(sc)
     agent = ScriptedAgent([text for _, text in sc.sections["choices"]])
     errors = [text.partition(": ")[2] for _, text in sc.sections["expect"] if text.startswith("error: ")]
@@ -233,8 +255,8 @@ def _expect(s: State, sc: Scenario, number: int, text: str) -> list[str]:
             return [f"{where}: log {'lacks' if key == 'log' else 'has'} a line with '{value}'"]
         return []
     if key == "result":
-        want = {"none": None, "draw": [0] * len(s.players)}.get(value)
-        if value not in ("none", "draw"):
+        want = {"none": None, "draw": [0] * len(s.players), "all lose": [-1] * len(s.players)}.get(value)
+        if value not in ("none", "draw", "all lose"):
             winner = int(value.split()[0][1:]) - 1
             want = [1 if p == winner else -1 for p in range(len(s.players))]
         return [] if s.result == want else [f"{where}: result is {s.result}, expected '{value}'"]
@@ -280,6 +302,10 @@ def _expect_card(s: State, where: str, cid: int, key: str, value: str | None) ->
         return [] if have == int(stacks or 1) else [f"{where}: {q.describe(s, cid)} has {have} {name}"]
     if key == "is":
         return [] if c.name == value else [f"{where}: the card there is {c.name}"]
+    phrase = f"{key} {value}" if value else key
+    if phrase in CARD_STATES:
+        flag, present = CARD_STATES[phrase]
+        return [] if (flag in c.flags) == present else [f"{where}: {q.describe(s, cid)} is not {phrase}"]
     have = q.stat(s, cid, key)
     return [] if str(have) == value else [f"{where}: {q.describe(s, cid)} {key} is {have}, expected {value}"]
 

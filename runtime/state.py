@@ -29,6 +29,8 @@ class CardState:
     mods: list[list] = field(default_factory=list)  # [stat, delta, expiry]
     granted: dict[str, list | None] = field(default_factory=dict)  # keyword -> expiry
     flags: dict[str, list | None] = field(default_factory=dict)  # flag -> expiry
+    level: int = 1  # kept in the hand and on the field; 1 anywhere else
+    entered: int = 0  # the turn it last entered the field
 
 
 @dataclass
@@ -37,6 +39,8 @@ class PlayerState:
     resources: dict[str, int]
     zones: dict[str, list[int]]
     turns_taken: int = 0
+    deck_list: list[str] = field(default_factory=list)  # the registered deck, for rebuilding a short deck
+    rebuilds: int = 0
 
 
 @dataclass

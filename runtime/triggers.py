@@ -21,6 +21,8 @@ def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0
     data = {"name": event, "card": card, "player": player, "amount": amount, "source": source,
             "phase": phase}
     for ability, base in listeners:
+        if q.has_flag(s, base.source, "silenced"):
+            continue  # Silence: the card's abilities do not activate (its statics still apply)
         ctx = Ctx(base.source, s.cards[base.source].controller, list(base.ability), list(base.params),
                   dict(data))
         if _in_scope(s, ability, ctx) and ability.condition(s, ctx):

@@ -8,13 +8,9 @@ from runtime import effects as fx
 from runtime import query as q
 from runtime import resolve
 from runtime.defs import Ability, Filter
+from runtime.ending import check_losers, past_round_limit, rules_ctx
 from runtime.state import Ctx, State
 from runtime.triggers import emit, find_item, order_key
-
-
-def rules_ctx(s: State, player: int = -1) -> Ctx:
-    """Return the context ruleset sentences run in: 'you' is the turn player."""
-    return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
 
 
 def begin_turn(s: State, from_phase: str = "") -> None:
@@ -23,6 +19,8 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     With from_phase (scenarios), the turn starts at that phase: earlier phases are skipped.
     """
     rs = s.game.ruleset
+    if past_round_limit(s):
+        return
     s.active = (s.active + 1) % len(s.players)
     s.turn += 1
     s.players[s.active].turns_taken += 1
@@ -64,6 +62,7 @@ def _rule(s: State, task: list) -> None:
 
 def _turn_end(s: State, task: list) -> None:
     s.phase, s.step = "turn end", ""
+    emit(s, "turn_end", player=s.active)
     s.tasks.append(["expire"])
     s.tasks.extend(["rule_end", k] for k in reversed(range(len(s.game.ruleset.turn_end))))
 
@@ -215,6 +214,8 @@ def _enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
     face_down = s.cards[cid].face_down
     fx.move(s, cid, "field")
     s.cards[cid].face_down = face_down
+    if "enters with attack restriction" in traits:
+        s.cards[cid].flags["restricted"] = None
     player = s.cards[cid].controller
     if not face_down:
         emit(s, "summoned" if "summoned" in traits else "placed", card=cid, player=player)
@@ -248,7 +249,7 @@ def _attack(s: State, task: list) -> None:
     defender = (s.cards[cid].controller + 1) % len(s.players)
     s.battle = {"attacker": cid, "blocker": -1, "defender": defender}
     s.say(f"{q.describe(s, cid)} attacks P{defender + 1}")
-    s.tasks += [["battle_end"], ["battle_damage"], ["block"]]
+    s.tasks += [["battle_end"], ["battle_won"], ["battle_damage"], ["block"]]
     emit(s, "attacks", card=cid, player=s.cards[cid].controller)
 
 
@@ -256,16 +257,36 @@ def _block(s: State, task: list) -> None:
     rs, cid = s.game.ruleset, s.battle["attacker"]
     if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "unblockable") or rs.blocker is None:
         return
-    ctx = rules_ctx(s)
-    able = [b for b in q.select(s, rs, ctx, rs.blocker) if not q.has_flag(s, b, "cant_block")]
+    able = [b for b in q.select(s, rs, rules_ctx(s), rs.blocker)
+            if not q.has_flag(s, b, "cant_block") and "acted" not in s.cards[b].flags
+            and not q.block_refused(s, cid, b)]
     if not able:
         return
+    if rs.blocker_side == "chosen":
+        forced = [b for b in able if q.has_flag(s, b, "must_block")]
+        s.ask(["choose_blocker"], s.battle["defender"], "block", forced or able, can_stop=not forced,
+              stop="no block")
+        return
     pick = min if rs.blocker_side == "left" else max
-    blocker = pick(able, key=lambda b: q.position(s, b))
+    declare_blocker(s, pick(able, key=lambda b: q.position(s, b)))
+
+
+def _choose_blocker(s: State, task: list) -> None:
+    """The defender answered (apply_action records the blocker); nothing left to do here."""
+
+
+def declare_blocker(s: State, blocker: int | None) -> None:
+    """Make a card the blocker of the attack under way (None: the defender does not block)."""
+    cid = s.battle["attacker"]
+    if blocker is None:
+        s.say(f"P{s.battle['defender'] + 1} does not block")
+        return
     s.battle["blocker"] = blocker
     s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
     emit(s, "blocks", card=blocker, player=s.cards[blocker].controller)
     emit(s, "blocked", card=cid, player=s.cards[cid].controller)
+    emit(s, "battled", card=cid, player=s.cards[cid].controller)
+    emit(s, "battled", card=blocker, player=s.cards[blocker].controller)
 
 
 def _battle_damage(s: State, task: list) -> None:
@@ -276,11 +297,38 @@ def _battle_damage(s: State, task: list) -> None:
     ctx = Ctx(b["attacker"], s.active, ["ruleset", rs.name, 0])
     if b["blocker"] < 0:
         rs.unblocked(s, ctx)
+        emit(s, "attack_succeeded", player=s.cards[b["attacker"]].controller)
+        emit(s, "attack_received", player=b["defender"])
     elif s.cards[b["blocker"]].zone == q.ACTIVE_ZONE:
+        if rs.win_stat:
+            # What decides the winner is the value each had when battle damage was dealt.
+            b["dealt"] = [[c, s.cards[c].moves, q.stat(s, c, rs.win_stat)] for c in (b["attacker"], b["blocker"])]
         rs.blocked(s, ctx)
 
 
+def _battle_won(s: State, task: list) -> None:
+    """After battle damage and its checks: the card that destroyed the other with a higher value wins."""
+    rs, b = s.game.ruleset, s.battle
+    if not b.get("dealt"):
+        return
+    (a, a_moves, a_value), (d, d_moves, d_value) = b["dealt"]
+    gone = {c for c, moves in ((a, a_moves), (d, d_moves)) if s.cards[c].moves != moves}
+    if d in gone and a_value > d_value:
+        b["winner"] = a
+    elif a in gone and d_value > a_value:
+        b["winner"] = d
+    else:
+        return
+    s.say(f"{q.describe(s, b['winner'])} wins the battle")
+    rs.won(s, Ctx(b["winner"], s.cards[b["winner"]].controller, ["ruleset", rs.name, 0]))
+
+
 def _battle_end(s: State, task: list) -> None:
+    rs, b = s.game.ruleset, s.battle
+    if rs.win_stat:
+        rs.battle_end(s, rules_ctx(s))
+        if b.get("winner", -1) >= 0 and s.cards[b["winner"]].zone == q.ACTIVE_ZONE:
+            emit(s, "won_battle", card=b["winner"], player=s.cards[b["winner"]].controller)
     s.battle = {}
 
 
@@ -293,26 +341,38 @@ def check_state(s: State) -> None:
     ctx = rules_ctx(s)
     for check in rs.checks:
         check(rs, s, ctx)
-    losers = []
-    for p in range(len(s.players)):
-        ctx.player = p
-        if any(rule(rs, s, ctx) for rule in rs.lose_rules):
-            losers.append(p)
-    if not losers:
-        return
-    if len(losers) == len(s.players):
-        s.result = [0] * len(s.players)
-        s.say("every player loses at once: the game is a draw")
+    check_losers(s)
+
+
+# ---------------------------------------------------------------- mulligans
+
+
+def _mulligan_task(s: State, task: list) -> None:
+    if task[2] < s.game.ruleset.mulligans:
+        s.ask(task, task[1], "mulligan", [0], done=task[2])
     else:
-        s.result = [-1 if p in losers else 1 for p in range(len(s.players))]
-        winners = [f"P{p + 1}" for p in range(len(s.players)) if p not in losers]
-        s.say(f"{', '.join(f'P{p + 1}' for p in losers)} loses; {', '.join(winners)} wins")
+        s.say(f"P{task[1] + 1} keeps their hand")
+
+
+def mulligan(s: State, player: int, redraw: bool) -> None:
+    """Keep the hand, or put it all back, shuffle, and draw a new one (the task asks again)."""
+    if not redraw:
+        s.tasks.pop()
+        s.say(f"P{player + 1} keeps their hand")
+        return
+    s.tasks[-1][2] += 1
+    for cid in list(s.players[player].zones["hand"]):
+        fx.move(s, cid, "deck")
+    s.rng.shuffle(s.players[player].zones["deck"])
+    s.say(f"P{player + 1} redraws their hand ({s.tasks[-1][2]})")
+    fx.draw(s, rules_ctx(s), [~player], s.game.ruleset.opening_hand)
 
 
 TASKS = {
     "turn_start": _turn_start, "phase": _phase, "step": _step, "rule": _rule, "turn_end": _turn_end,
     "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
-    "battle_damage": _battle_damage, "battle_end": _battle_end,
+    "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
+    "battle_won": _battle_won, "choose_blocker": _choose_blocker,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task,
 }

@@ -39,13 +39,20 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "lose life": EventSpec("lost_life", "player", True),
     "gains life": EventSpec("gained_life", "player", True),
     "gain life": EventSpec("gained_life", "player", True),
+    "overclocks": EventSpec("overclocked", "card"),
+    "battles": EventSpec("battled", "card"),  # the attacker and the blocker, when a block is declared
+    "wins a battle": EventSpec("won_battle", "card"),
+    "succeed in a player attack": EventSpec("attack_succeeded", "player"),
+    "succeeds in a player attack": EventSpec("attack_succeeded", "player"),
+    "receive a player attack": EventSpec("attack_received", "player"),
+    "receives a player attack": EventSpec("attack_received", "player"),
 }
 # "takes damage" is also said of players ("when an opponent takes damage"): then it is this event.
 PLAYER_TAKES_DAMAGE = "takes damage"
 PLAYER_DAMAGED = EventSpec("player_damaged", "player", True)
 
 # Events the engine emits for turn structure; timed abilities ("at the start of ...") use them.
-TURN_EVENTS = ("turn_start", "phase_start")
+TURN_EVENTS = ("turn_start", "phase_start", "turn_end")
 
 ALL_EVENTS = tuple(sorted({e.name for e in EVENT_PHRASES.values()} | set(TURN_EVENTS)))
 
@@ -83,6 +90,28 @@ EFFECTS: dict[str, EffectSpec] = {
     "Stage": EffectSpec("stage", procedure=True),
     "PlayStaged": EffectSpec("play_staged", procedure=True),
     "AttackAll": EffectSpec("attack_all", procedure=True),
+    "SetResource": EffectSpec("set_resource"),
+    "Delete": EffectSpec("delete"),
+    "Ready": EffectSpec("ready"),
+    "Exhaust": EffectSpec("exhaust"),
+    "LevelChange": EffectSpec("level_change"),
+    "LiftRestriction": EffectSpec("lift_restriction"),
+    "TakeActions": EffectSpec("take_actions", procedure=True),
+    "BlockedBy": EffectSpec("blocked_by", static=True),
+    "MustBlock": EffectSpec("must_block", static=True),
+    "DamageFloor": EffectSpec("damage_floor", static=True),
+}
+
+# The actions of an action phase ("actions: drive, set into trigger_zone, attack, ..."): what each lets
+# the turn player do. runtime/actions.py implements each; kind traits say which cards qualify.
+ACTIONS: dict[str, str] = {
+    "drive": "put a card of a 'driven' kind from the hand onto the field, paying its cost",
+    "overdrive": "put a card of an 'overdrives' kind onto a card you control with the same matching attribute",
+    "set": "put a card of a 'set' kind from the hand face down into the zone named by 'into'",
+    "attack": "attack with a ready card you control that has no attack restriction",
+    "withdraw": "move a card you control from the field to the graveyard (it is not destroyed)",
+    "override": "put a hand card on another of the same name: that one goes up a level; then draw 1",
+    "discard": "move a card from the hand to the graveyard",
 }
 
 # "can't <restriction>" -> the flag a static ability sets.
@@ -91,6 +120,11 @@ RESTRICTIONS: dict[str, str] = {
     "be targeted": "untargetable",
     "attack": "cant_attack",
     "block": "cant_block",
+    "be damaged": "undamageable",
+    "be damaged by the opponent's effects": "shielded",
+    "be exhausted by the opponent's effects": "unexhaustable",
+    "be returned to the hand by the opponent's effects": "unreturnable",
+    "activate abilities": "silenced",
 }
 
 # Words that name players, and what each means relative to the ability's controller.
@@ -135,7 +169,11 @@ WHOSE: dict[str, str] = {"your": "you", "each": "each", "the opponent's": "oppon
 GENERIC_KINDS = ("card", "player")
 
 # Numbers every card has besides the ruleset's stats.
-CARD_NUMBERS = ("damage", "cost")
+CARD_NUMBERS = ("damage", "cost", "level")
+
+# "it is ready": card states that conditions test -> the flag that holds each.
+CARD_STATES: dict[str, tuple[str, bool]] = {"ready": ("acted", False), "exhausted": ("acted", True),
+                                            "attack restricted": ("restricted", True)}
 
 # Status settings and their allowed values.
 STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
@@ -146,7 +184,15 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 # What a card kind may do, as said in a ruleset's "kind X: ..." line.
 # "responds": a card of the kind may be played from the hand in a response window, before the top of
 # the stack resolves (it waits in the 'stack' zone while it is there).
-KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds")
+# "enters with attack restriction": a card of the kind cannot attack until that is lifted (turn start,
+# overclock, effects).
+# "driven", "overdrives", "set": which action puts a card of the kind into play (see ACTIONS);
+# "reduces costs": while set, the card lowers by 1 the cost of the next card driven or overdriven with the
+# same matching attribute, then goes to the graveyard; "works while set": its abilities work while set.
+KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds",
+               "enters with attack restriction", "driven", "overdrives", "set", "reduces costs",
+               "works while set", "counts as KIND")
+# "counts as KIND": filters that name that kind match cards of this kind too (checked by the compiler).
 
 # Ordering keys of a ruleset's trigger order and of turn procedures.
 ORDER_KEYS = ("stat", "kind", "turn_player", "position")

@@ -158,7 +158,7 @@ def test_fuzz_card_file_outside_the_project_builds_a_copy(tmp_path, capsys):
                     '    when this enters the field: you gain 1 life and put 1 Braced on this.\n}\n', encoding="utf-8")
     before = _tree(ROOT / "generated")
     out = tmp_path / "replay.json"
-    assert main(["--root", str(ROOT), "fuzz", str(card), "--games", "3", "--seed", "3", "--out", str(out)]) == 0
+    assert main(["--root", str(ROOT), "fuzz", str(card), "--ruleset", "simple_duel", "--games", "3", "--seed", "3", "--out", str(out)]) == 0
     assert "temporary copy" in capsys.readouterr().err
     assert _tree(ROOT / "generated") == before
 

@@ -590,7 +590,7 @@ def test_syntax_error_is_located_and_carries_the_path():
 def _grammar_phrases(rule: str) -> set[str]:
     """Return the phrases a `!rule` of the grammar accepts, as words joined by spaces."""
     parser = _lark()
-    words = {t.name: t.pattern.value for t in parser.terminals}
+    words = {t.name: t.pattern.value for t in parser.terminals} | {"NAME": "KIND"}
     return {" ".join(words[sym.name] for sym in r.expansion) for r in parser.rules if r.origin.name == rule}
 
 

@@ -1,0 +1,83 @@
+"""A ruleset's one-line settings as plain values: what both lowering (as Python literals) and the
+reference interpreter (as attributes) give the runtime's RulesetDef.
+
+Public entry point: `ruleset_settings(rs) -> dict` keyed by RulesetDef attribute name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler import nodes as n
+
+OUTCOMES = {"the game is a draw": "draw", "they all lose": "lose", "the first player wins": "first",
+            "the second player wins": "second"}
+
+
+def _values(rule: n.Setting) -> list:
+    return [x.value if isinstance(x, n.Name) else x for x in rule.values]
+
+
+def _bounds(vals: list) -> tuple[int | None, int | None]:
+    """Return (min, max) of a resource line's trailing 'min N' / 'max N' pairs."""
+    pairs = dict(zip(vals[2::2], vals[3::2], strict=True))
+    return pairs.get("min"), pairs.get("max")
+
+
+def ruleset_settings(rs: n.Ruleset) -> dict[str, Any]:
+    """Return the ruleset's settings, one RulesetDef attribute each, with plain (repr-able) values."""
+    out: dict[str, Any] = {"resources": {}, "resource_bounds": {}, "options": {}, "option_values": {},
+                           "variants": (), "lose_at_once": False}
+    for rule in rs.rules:
+        if isinstance(rule, n.Setting):
+            _setting(out, rule.key, _values(rule))
+        elif isinstance(rule, n.Variant):
+            out["variants"] += ((rule.option.value, rule.value.value, *_variant(rule.rule)),)
+        elif isinstance(rule, n.LoseRule) and rule.at_once:
+            out["lose_at_once"] = True
+    out["set_zone"] = next((i.zone.value for r in rs.rules if isinstance(r, n.Actions) for i in r.items
+                            if i.zone is not None), "")
+    out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
+    out["zone_limits"] = {z.name.value: z.limit for z in rs.rules if isinstance(z, n.ZoneDecl) and z.limit}
+    out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
+    return out
+
+
+def _variant(rule: n.Setting) -> tuple[str, Any]:
+    """Return (attribute, value) of a setting that replaces another under an option."""
+    vals = _values(rule)
+    if rule.key == "resource":
+        return "resource", (str(vals[0]), int(vals[1]), *_bounds(vals))
+    found: dict[str, Any] = {}
+    _setting(found, rule.key, vals)
+    [(attribute, value)] = found.items()
+    return attribute, value
+
+
+def _setting(out: dict[str, Any], key: str, vals: list) -> None:
+    match key:
+        case "resource":
+            out["resources"][str(vals[0])] = int(vals[1])
+            if len(vals) > 2:
+                out["resource_bounds"][str(vals[0])] = _bounds(vals)
+        case "option":
+            out["options"][str(vals[0])] = str(vals[1])
+            out["option_values"][str(vals[0])] = tuple(map(str, vals[2:] or vals[1:2]))
+        case "deck":
+            out["deck_size"], out["max_copies"] = vals[0], vals[1] if len(vals) > 1 else 0
+        case "opening hand":
+            out["opening_hand"], out["mulligans"] = vals[0], vals[1] if len(vals) > 1 else 0
+        case "kinds" | "stats":
+            out[key] = tuple(vals)
+        case "levels":
+            out["max_level"], out["overclock_at"] = vals[1], vals[2] if len(vals) > 2 else 0
+        case "level heal":
+            out["heal_on"] = "any" if vals[0] == "any level change" else "up"
+        case "short deck":
+            out["short_deck"] = (tuple(map(str, vals[:-1])), str(vals[-1]))
+        case "all lose":
+            out["all_lose"] = OUTCOMES[vals[0]]
+        case "round limit":
+            out["round_limit"] = (vals[0], str(vals[1]), OUTCOMES[vals[2]])
+        case _:
+            out[key.replace(" ", "_")] = vals[0]

@@ -1,0 +1,233 @@
+"""The action phase: the turn player takes the ruleset's actions one at a time until they end it.
+
+A ruleset lists its actions ("actions: drive, overdrive, set into trigger_zone, attack, ...", each
+with an optional condition); kind traits say which cards each action applies to. The decision
+offers every legal (action, card) pair plus "end"; overdrive and override then ask for the card
+underneath. Costs of driven and overdriven cards are lowered by at most one set reducer.
+"""
+
+from __future__ import annotations
+
+from runtime import effects as fx
+from runtime import query as q
+from runtime.ending import rules_ctx
+from runtime.state import Ctx, State
+from runtime.triggers import emit
+
+
+def take_actions(s: State, ctx: Ctx) -> None:
+    """Procedure: the turn player takes actions until they choose to end."""
+    s.tasks.append(["act", ctx.controller])
+
+
+def _act_task(s: State, task: list) -> None:
+    choices = legal(s, task[1])
+    s.ask(task, task[1], "act", [], choices=choices, can_stop=True, stop="end")
+
+
+def legal(s: State, player: int) -> list[list]:
+    """Return every action the player may take now, as [action, card id] pairs, in a fixed order."""
+    rs = s.game.ruleset
+    out: list[list] = []
+    for name, _zone, allow in rs.actions:
+        if allow is None or allow(rs, s, rules_ctx(s)):
+            out += [[name, cid] for cid in OPTIONS[name](s, player)]
+    return out
+
+
+def _traits(s: State, cid: int) -> tuple[str, ...]:
+    return s.game.ruleset.kind_traits.get(q.kind(s, cid), ())
+
+
+def _same(s: State, a: int, b: int) -> bool:
+    """Return whether two cards share the ruleset's matching attribute (none declared: always)."""
+    attr = s.game.ruleset.matching_attribute
+    attrs = s.game.cards[s.cards[a].name].attributes, s.game.cards[s.cards[b].name].attributes
+    return not attr or attrs[0].get(attr) == attrs[1].get(attr)
+
+
+def _room(s: State, player: int, zone: str) -> bool:
+    limit = s.game.ruleset.zone_limits.get(zone)
+    return limit is None or len(s.players[player].zones[zone]) < limit
+
+
+# ---------------------------------------------------------------- costs and reducers
+
+
+def reducer(s: State, player: int, cid: int) -> int | None:
+    """Return the set card that lowers this card's cost: the leftmost with the same matching attribute."""
+    zone = s.game.ruleset.set_zone
+    found = [r for r in s.players[player].zones.get(zone, ()) if "reduces costs" in _traits(s, r) and _same(s, r, cid)]
+    return found[0] if found else None
+
+
+def cost(s: State, player: int, cid: int) -> dict[str, int]:
+    """Return what putting this card into play costs now: its printed cost, less 1 with a reducer."""
+    printed = dict(s.game.cards[s.cards[cid].name].cost)
+    if printed and reducer(s, player, cid) is not None:
+        first = next(iter(printed))
+        printed[first] = max(printed[first] - 1, 0)
+    return printed
+
+
+def _payable(s: State, player: int, price: dict[str, int]) -> bool:
+    return all(s.players[player].resources.get(r, 0) >= n for r, n in price.items())
+
+
+def _pay(s: State, player: int, cid: int) -> str:
+    """Use the reducer (to the graveyard), pay the cost; return the cost as the log writes it."""
+    price = cost(s, player, cid)
+    used = reducer(s, player, cid)
+    if used is not None:
+        s.cards[used].face_down = False
+        fx.move(s, used, "graveyard")
+        s.say(f"{q.describe(s, used)} reduces the cost and goes to the graveyard")
+    for r, amount in price.items():
+        s.players[player].resources[r] -= amount
+    return ", ".join(f"{amount} {r}" for r, amount in price.items()) or "nothing"
+
+
+# ---------------------------------------------------------------- which cards each action may use
+
+
+def _drivable(s: State, player: int) -> list[int]:
+    if not _room(s, player, q.ACTIVE_ZONE):
+        return []
+    return [c for c in s.players[player].zones["hand"]
+            if "driven" in _traits(s, c) and _payable(s, player, cost(s, player, c))]
+
+
+def _overdrivable(s: State, player: int) -> list[int]:
+    return [c for c in s.players[player].zones["hand"]
+            if "overdrives" in _traits(s, c) and _bases(s, player, c) and _payable(s, player, cost(s, player, c))]
+
+
+def _bases(s: State, player: int, cid: int) -> list[int]:
+    """Return the cards on the field an overdriving card may go onto."""
+    return [b for b in s.players[player].zones[q.ACTIVE_ZONE]
+            if {"driven", "overdrives"} & set(_traits(s, b)) and _same(s, b, cid)]
+
+
+def _settable(s: State, player: int) -> list[int]:
+    if not _room(s, player, s.game.ruleset.set_zone):
+        return []
+    return [c for c in s.players[player].zones["hand"] if "set" in _traits(s, c)]
+
+
+def _attackers(s: State, player: int) -> list[int]:
+    return [c for c in s.players[player].zones[q.ACTIVE_ZONE]
+            if not ({"acted", "restricted"} & set(s.cards[c].flags)) and not q.has_flag(s, c, "cant_attack")]
+
+
+def _withdrawable(s: State, player: int) -> list[int]:
+    return list(s.players[player].zones[q.ACTIVE_ZONE])
+
+
+def _overridable(s: State, player: int) -> list[int]:
+    return [c for c in s.players[player].zones["hand"] if _under(s, player, c)]
+
+
+def _under(s: State, player: int, cid: int) -> list[int]:
+    """Return the hand cards of the same name, below the top level, that a card may go onto."""
+    top = s.game.ruleset.max_level
+    return [u for u in s.players[player].zones["hand"]
+            if u != cid and s.cards[u].name == s.cards[cid].name and s.cards[u].level < top]
+
+
+def _discardable(s: State, player: int) -> list[int]:
+    return list(s.players[player].zones["hand"])
+
+
+OPTIONS = {"drive": _drivable, "overdrive": _overdrivable, "set": _settable, "attack": _attackers,
+           "withdraw": _withdrawable, "override": _overridable, "discard": _discardable}
+
+
+# ---------------------------------------------------------------- carrying out an action
+
+
+def perform(s: State, player: int, action: str, cid: int) -> None:
+    """Carry out an action the player chose (the act task stays on the agenda for the next one)."""
+    if action in ("overdrive", "override"):
+        options = _bases(s, player, cid) if action == "overdrive" else _under(s, player, cid)
+        s.ask(["act_onto", action, cid], player, "onto", options)
+        return
+    DO[action](s, player, cid)
+
+
+def end_actions(s: State, player: int) -> None:
+    s.tasks.pop()
+    s.say(f"P{player + 1} ends the action phase")
+
+
+def perform_onto(s: State, player: int, under: int) -> None:
+    """Finish an overdrive or override with the card chosen to go under."""
+    _, action, cid = s.tasks.pop()
+    (_overdrive if action == "overdrive" else _override)(s, player, cid, under)
+
+
+def _drive(s: State, player: int, cid: int) -> None:
+    paid = _pay(s, player, cid)
+    s.say(f"P{player + 1} drives {q.describe(s, cid)}, paying {paid}")
+    _enter(s, cid, None)
+
+
+def _enter(s: State, cid: int, base: int | None) -> None:
+    """Put a card onto the field (in place of base, for an overdrive) and announce it."""
+    player, acted = s.cards[cid].controller, base is not None and "acted" in s.cards[base].flags
+    index = s.players[player].zones[q.ACTIVE_ZONE].index(base) if base is not None else None
+    if base is not None:
+        fx.move(s, base, "graveyard")
+        s.say(f"{q.describe(s, base)} goes under and to the graveyard")
+    fx.move(s, cid, q.ACTIVE_ZONE)
+    if index is not None:
+        field = s.players[player].zones[q.ACTIVE_ZONE]
+        field.insert(index, field.pop())
+    if acted:
+        s.cards[cid].flags["acted"] = None  # an overdriven card keeps the action right of the one under it
+    elif base is None and "enters with attack restriction" in _traits(s, cid):
+        s.cards[cid].flags["restricted"] = None
+    emit(s, "summoned", card=cid, player=player)
+    emit(s, "entered", card=cid, player=player)
+    if base is not None and s.cards[cid].level == s.game.ruleset.overclock_at:
+        fx.overclock(s, rules_ctx(s), cid)
+
+
+def _overdrive(s: State, player: int, cid: int, base: int) -> None:
+    paid = _pay(s, player, cid)
+    s.say(f"P{player + 1} overdrives {q.describe(s, cid)} onto {q.describe(s, base)}, paying {paid}")
+    _enter(s, cid, base)
+
+
+def _set(s: State, player: int, cid: int) -> None:
+    zone = s.game.ruleset.set_zone
+    fx.move(s, cid, zone)
+    s.cards[cid].face_down = "face down" in _traits(s, cid)
+    s.say(f"P{player + 1} sets {q.shown(s, cid)} in {zone}")
+
+
+def _attack(s: State, player: int, cid: int) -> None:
+    fx.exhaust(s, rules_ctx(s), [cid])
+    s.tasks.append(["attack", cid])
+
+
+def _withdraw(s: State, player: int, cid: int) -> None:
+    s.say(f"P{player + 1} withdraws {q.describe(s, cid)}")
+    emit(s, "left", card=cid, player=player)
+    fx.move(s, cid, "graveyard")
+
+
+def _override(s: State, player: int, cid: int, under: int) -> None:
+    s.say(f"P{player + 1} overrides {q.describe(s, cid)} onto {q.describe(s, under)}")
+    fx.move(s, cid, "graveyard")
+    fx.level_change(s, rules_ctx(s), [under], 1)
+    fx.draw(s, rules_ctx(s), [~player], 1)
+
+
+def _discard(s: State, player: int, cid: int) -> None:
+    s.say(f"P{player + 1} discards {q.describe(s, cid)}")
+    fx.move(s, cid, "graveyard")
+
+
+DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard}
+
+TASKS = {"act": _act_task, "act_onto": lambda s, task: None}

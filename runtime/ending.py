@@ -1,0 +1,73 @@
+"""How a game ends: lose rules, every player losing at once, and the round limit.
+
+Lose rules are checked between tasks (turns.check_state); a ruleset whose lose rules apply
+'at once' also has them checked inside effects, after each change to a player, and then the
+rest of the effect does not happen (GameOver unwinds it to the engine loop).
+"""
+
+from __future__ import annotations
+
+from runtime.state import Ctx, State
+
+
+class GameOver(Exception):
+    """Raised inside an effect that ended the game; the engine loop stops there."""
+
+
+def rules_ctx(s: State, player: int = -1) -> Ctx:
+    """Return the context ruleset sentences run in: 'you' is the turn player."""
+    return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
+
+
+def check_losers(s: State) -> None:
+    """Set the result if a lose rule holds for some player."""
+    rs = s.game.ruleset
+    ctx = rules_ctx(s)
+    losers = []
+    for p in range(len(s.players)):
+        ctx.player = p
+        if any(rule(rs, s, ctx) for rule in rs.lose_rules):
+            losers.append(p)
+    if not losers:
+        return
+    if len(losers) == len(s.players) and rs.all_lose == "draw":
+        s.result = [0] * len(s.players)
+        s.say("every player loses at once: the game is a draw")
+    elif len(losers) == len(s.players):
+        s.result = [-1] * len(s.players)
+        s.say("every player loses at once: nobody wins")
+    else:
+        s.result = [-1 if p in losers else 1 for p in range(len(s.players))]
+        winners = [f"P{p + 1}" for p in range(len(s.players)) if p not in losers]
+        s.say(f"{', '.join(f'P{p + 1}' for p in losers)} loses; {', '.join(winners)} wins")
+
+
+def at_once(s: State) -> None:
+    """Inside an effect: end the game now if a lose rule that applies at once holds."""
+    if s.game.ruleset.lose_at_once and s.result is None:
+        check_losers(s)
+        if s.result is not None:
+            raise GameOver
+
+
+def round_number(s: State) -> int:
+    """Return the current round: every player has one turn per round."""
+    return (s.turn - 1) // len(s.players) + 1 if s.turn else 0
+
+
+def past_round_limit(s: State) -> bool:
+    """Before a turn begins: end the game by the round limit if the last round is over."""
+    limit = s.game.ruleset.round_limit
+    if limit is None or s.turn < limit[0] * len(s.players):
+        return False
+    last, resource, tie = limit
+    values = [p.resources.get(resource, 0) for p in s.players]
+    best = max(values)
+    leaders = [p for p, v in enumerate(values) if v == best]
+    if len(leaders) > 1 and tie != "draw":
+        leaders = [s.first if tie == "first" else (s.first + 1) % len(s.players)]
+    s.result = [1 if p in leaders else -1 for p in range(len(s.players))] if len(leaders) == 1 else [0] * len(
+        s.players)
+    told = f"P{leaders[0] + 1} wins" if len(leaders) == 1 else "the game is a draw"
+    s.say(f"round {last} is over: {resource} {', '.join(map(str, values))}; {told}")
+    return True
