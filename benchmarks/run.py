@@ -40,16 +40,19 @@ def bench_build() -> dict[str, float]:
     return {"cold build (s)": cold, "no-op rebuild (s)": noop, "one-card rebuild (s)": one}
 
 
-def bench_games(ruleset: str, games: int) -> dict[str, float]:
-    """Return games per second, per-turn time and actions per second for seeded random games."""
+def bench_games(ruleset: str, games: int, options: dict[str, str] | None = None) -> dict[str, float]:
+    """Return games per second, per-turn time and actions per second for seeded random games
+    between the ruleset's sample decks that its rules (and options) accept."""
     from runtime import engine
     from runtime.agents import RandomAgent
     from runtime.decks import load_deck
     from runtime.load import load_game
 
-    game = load_game(ruleset)
+    game = load_game(ruleset).with_options(options or {})
     known = {n for n, c in game.cards.items() if not c.token}
-    decks = [load_deck(p, known) for p in sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))]
+    decks = [load_deck(p, known, apart=game.joker_names)
+             for p in sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))]
+    decks = [d for d in decks if not game.check_deck(d)]
     turns = actions = 0
     per_game = []
     for seed in range(games):
@@ -67,28 +70,35 @@ def bench_games(ruleset: str, games: int) -> dict[str, float]:
             "turns per game": turns / games}
 
 
-def bench_memory(ruleset: str, games: int) -> dict[str, float]:
+def bench_memory(ruleset: str, games: int, options: dict[str, str] | None = None) -> dict[str, float]:
     """Return the peak Python heap while playing games, and the process's peak RSS."""
     tracemalloc.start()
-    bench_games(ruleset, games)
+    bench_games(ruleset, games, options)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"peak traced heap (MiB)": peak / 2**20, "peak RSS (MiB)": rss_kib / 1024}
 
 
+# What the game benchmarks play: (label, ruleset, options).
+GAMES = (("simple_duel", "simple_duel", {}), ("code_of_joker v1", "code_of_joker", {"version": "v1"}),
+         ("code_of_joker v2", "code_of_joker", {"version": "v2"}))
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=300)
-    p.add_argument("--ruleset", default="simple_duel")
     p.add_argument("--json", type=Path, help="also write the figures to this file")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    figures = {**bench_build(), **bench_games(args.ruleset, args.games), **bench_memory(args.ruleset, 50)}
-    print(f"| benchmark ({args.ruleset}, {args.games} games, one core) | value |")
+    figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build()}
+    for label, ruleset, options in GAMES:
+        figures[label] = {**bench_games(ruleset, args.games, options), **bench_memory(ruleset, 50, options)}
+    print(f"| benchmark ({args.games} random games each, one core) | value |")
     print("|---|---|")
-    for name, value in figures.items():
-        print(f"| {name} | {value:.3f} |")
+    for label, values in figures.items():
+        for name, value in values.items():
+            print(f"| {label}: {name} | {value:.3f} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -84,7 +84,7 @@ class Checker:
         for part in card.parts:
             self.card_part(part)
         kind = kinds[0].kind.value if kinds else ""
-        resolves = "resolves" in self._traits().get(kind, ())
+        resolves = {"resolves", "used as a joker"} & set(self._traits().get(kind, ()))
         for a in card.abilities:
             if isinstance(a, n.SpellEffect) and kind and not resolves:
                 self.error("E106", f"'effect:' is for cards of a kind that resolves; '{kind}' enters "
@@ -170,7 +170,7 @@ class Checker:
         return spec.about
 
     def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None:
-        after_cost = False
+        after_cost = previous_cost = False
         for s in sentences:
             if scope.owner == "ruleset" and s.mode != "do":
                 self.error("E106", "a ruleset sentence is a plain rule; 'you may', costs and 'if you do' "
@@ -181,6 +181,11 @@ class Checker:
             if s.mode == "may" and 0 < sum(v.EFFECTS[type(e).__name__].cost for e in s.effects) < len(s.effects):
                 self.error("E106", "a 'you may' sentence is all costs or all effects; split it, e.g. "
                                    "'you may pay 1 mana. if you do, draw 1 card.'", s)
+            if s.mode == "if_happened" and (s is sentences[0] or previous_cost):
+                self.error("E108", "'if that happened' must follow a sentence that acts on something (after a "
+                                   "cost, say 'if you do')", s)
+            previous_cost = s.mode in ("may", "must_pay") and all(v.EFFECTS[type(e).__name__].cost
+                                                                  for e in s.effects)
             if s.mode in ("if_you_do", "if_you_dont") and not after_cost:
                 said = "if you do" if s.mode == "if_you_do" else "if you don't"
                 self.error("E108", f"'{said}' must follow a 'you may ...' or 'as a cost, ...' sentence", s)
@@ -390,6 +395,9 @@ class Checker:
         match rule:
             case n.KindRule(kind=kind, traits=traits):
                 self.known(kind, "card kind", self.sym.kinds)
+                if "deleted instead of graveyard" in traits and "deleted" not in self.sym.zones:
+                    self.error("E103", f"kind '{kind.value}' is 'deleted instead of graveyard', and the ruleset "
+                                       "declares no 'deleted' zone", rule)
                 for trait in traits:
                     if trait.startswith("counts as ") and trait[10:] not in self.sym.kinds:
                         self.error("E101", f"unknown card kind '{trait[10:]}' in '{trait}'{did_you_mean(trait[10:], self.sym.kinds)}", rule)
@@ -415,8 +423,9 @@ class Checker:
                 self.body(body, scope)
             case n.LoseRule(cond=c):
                 self.cond(c, Scope("lose_rule"))
-            case n.Variant(option=option, value=value):
+            case n.Variant(option=option, value=value, rule=inner):
                 self.option_value(option, value)
+                self.setting(inner)
             case n.Actions(items=items):
                 for item in items:
                     self.action(item)
@@ -426,8 +435,9 @@ class Checker:
     def action(self, item: n.ActionItem) -> None:
         if not self.known(item.name, "action", v.ACTIONS):
             return
-        if (item.name.value == "set") != (item.zone is not None):
-            said = "'set' needs 'into ZONE'" if item.zone is None else "only 'set' takes 'into'"
+        if (item.name.value in ("set", "joker")) != (item.zone is not None):
+            said = "'set' needs 'into ZONE' and 'joker' needs 'from ZONE'" if item.zone is None else \
+                "only 'set' and 'joker' name a zone"
             self.error("E105", f"action '{item.name.value}': {said}", item)
         if item.zone is not None:
             self.known(item.zone, "zone", self.sym.zones)
@@ -449,8 +459,15 @@ class Checker:
         elif rule.key == "short deck":
             for zone in names:
                 self.known(zone, "zone", self.sym.zones)
-        elif rule.key == "round limit":
-            self.known(names[0], "resource", self.sym.resources)
+        elif rule.key in ("round limit", "life fill"):
+            for name in names:
+                self.known(name, "resource", self.sym.resources)
+        elif rule.key == "jokers" and isinstance(rule.values[2], n.Name):
+            self.known(rule.values[2], "resource", self.sym.resources)
+        elif rule.key == "ban":
+            self.known(names[0], "keyword", self.sym.keywords)
+        elif rule.key == "levels" and rule.values[0] != 1:
+            self.error("E105", f"levels start at 1, found {rule.values[0]}", rule)
         elif rule.key == "resource":
             bounds = {str(k): int(str(x)) for k, x in zip(rule.values[2::2], rule.values[3::2], strict=True)}
             low, high, start = bounds.get("min"), bounds.get("max"), int(str(rule.values[1]))
@@ -491,7 +508,8 @@ def _effect_word_of(class_name: str) -> str:
              "PlayStaged": "play staged", "AttackAll": "attacks", "SetResource": "set", "Delete": "delete",
              "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
-             "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than"}
+             "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than",
+             "AnnounceTurn": "announce the start of the turn"}
     return words[class_name]
 
 

@@ -72,7 +72,22 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from runtime.play import play_command
 
-    return play_command(args.root, args.ruleset, args.seed, args.deck, args.human, args.agent)
+    return play_command(args.root, args.ruleset, args.seed, args.deck, args.human, args.agent,
+                        _options(args))
+
+
+def _options(args: argparse.Namespace) -> dict[str, str]:
+    """Return the ruleset options of --rules VERSION and --option NAME=VALUE."""
+    options = dict(item.split("=", 1) for item in args.option)
+    if args.rules:
+        options["version"] = args.rules
+    return options
+
+
+def _option_item(text: str) -> str:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, found '{text}'")
+    return text
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -84,7 +99,8 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from runtime.fuzzing import fuzz_command
 
-    return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds)
+    return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds,
+                        options=_options(args))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -112,6 +128,8 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--deck", action="append", default=[], help="deck name or file (give one per player)")
     pl.add_argument("--human", type=int, action="append", default=[], help="player number played by you")
     pl.add_argument("--agent", choices=("random", "greedy"), default="random")
+    pl.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
+    pl.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     pl.set_defaults(func=cmd_play)
     sc = sub.add_parser("scenario", help="run scenario files (default: every scenario of tests/)")
     sc.add_argument("paths", nargs="*", type=Path)
@@ -124,6 +142,8 @@ def parser() -> argparse.ArgumentParser:
     fz.add_argument("--out", type=Path, default=None, help="replay file to write on a violation")
     fz.add_argument("--ruleset", default=None, help="the ruleset of a card or deck file outside cards/")
     fz.add_argument("--shrink-seconds", type=float, default=120.0, help="time limit for shrinking")
+    fz.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
+    fz.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     fz.set_defaults(func=cmd_fuzz)
     rp = sub.add_parser("replay", help="replay a fuzz replay file; exit 1 while it still fails")
     rp.add_argument("file", type=Path)

@@ -253,6 +253,8 @@ def effect(e: n.Effect) -> str:
             return f"each {filter_(f)} attacks in order {order_keys(order)}"
         case n.TakeActions():
             return "take actions"
+        case n.AnnounceTurn():
+            return "announce the start of the turn"
         case n.BlockedBy(target=t, filter=f):
             return f"{obj(t)} can't be blocked by {filter_(f)}"
         case n.MustBlock(target=t):
@@ -263,7 +265,7 @@ def effect(e: n.Effect) -> str:
 
 
 def order_keys(keys: tuple[n.OrderKey, ...]) -> str:
-    words = {"turn_player": "turn player first", "position": "left to right"}
+    words = {"turn_player": "turn player first", "position": "left to right", "priority": "priority levels"}
     out = []
     for k in keys:
         if k.key == "stat":
@@ -278,7 +280,7 @@ def order_keys(keys: tuple[n.OrderKey, ...]) -> str:
 def sentence(s: n.Sentence) -> str:
     effects = " and ".join(effect(e) for e in s.effects)
     lead = {"may": "you may ", "must_pay": "as a cost, ", "if_you_do": "if you do, ",
-            "if_you_dont": "if you don't, "}.get(s.mode, "")
+            "if_you_dont": "if you don't, ", "if_happened": "if that happened, "}.get(s.mode, "")
     if s.condition is not None:
         lead = f"if {cond(s.condition)}, "
     return f"{lead}{effects}."
@@ -391,6 +393,16 @@ def setting(s: n.Setting) -> str:
             return f"opening hand {vals[0]}" + (f", mulligan up to {vals[1]} times" if len(vals) > 1 else "")
         case "levels":
             return f"levels {vals[0]} to {vals[1]}" + (f", overclock at {vals[2]}" if len(vals) > 2 else "")
+        case "jokers":
+            distinct = f", each with a different {vals[1]}" if vals[1] else ""
+            return f"jokers {vals[0]}{distinct}" + (f", dealt when {vals[2]} is full" if vals[2] else "")
+        case "life fill":
+            by = " to the opponent's effects" if vals[2] == "opponent" else ""
+            return f"a player who loses life{by} gains {vals[0]} {vals[1]}"
+        case "ban":
+            return f"decks may not hold cards with {vals[0]}"
+        case "skip missing targets":
+            return "a missing target skips only its part"
         case "matching attribute":
             return f"matching attribute {vals[0]}"
         case "level heal":
@@ -451,8 +463,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
         case n.LoseRule(cond=c, at_once=at_once):
             pr.line(1, f"a player loses when {cond(c)}{', at once' if at_once else ''}.", rule)
         case n.Actions(items=items):
-            said = [i.name.value + (f" into {i.zone.value}" if i.zone else "") + (f" if {cond(i.cond)}" if i.cond else "")
-                    for i in items]
+            said = [i.name.value + (f" {'from' if i.name.value == 'joker' else 'into'} {i.zone.value}" if i.zone else "")
+                    + (f" if {cond(i.cond)}" if i.cond else "") for i in items]
             pr.line(1, f"actions: {', '.join(said)}.", rule)
         case n.Variant(option=option, value=value, rule=inner):
             pr.line(1, f"if the {option.value} is {value.value}: {setting(inner)}", rule)

@@ -35,6 +35,7 @@ from compiler.interpret_terms import (
     test,
     value,
 )
+from compiler.lower import acted_on
 from compiler.settings import ruleset_settings
 from compiler.symbols import Symbols, singular, trigger_event
 from runtime import actions, turns
@@ -143,6 +144,8 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
             return "attack_all", [make_filter(f, env), _order(order)]
         case n.TakeActions():
             return "take_actions", []
+        case n.AnnounceTurn():
+            return "announce_turn", []
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -161,6 +164,8 @@ def perform(rt: Run, name: str, args: list) -> None:
         turns.attack_all(rt.s, rt.ab, rt.ctx, *args)
     elif name == "take_actions":
         actions.take_actions(rt.s, rt.ctx)
+    elif name == "announce_turn":
+        turns.announce_turn(rt.s, rt.ctx)
     elif name in ("stage", "play_staged"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     else:
@@ -207,29 +212,52 @@ class Unset:
 
 
 def body(sentences: tuple[n.Sentence, ...], env: Env, rt: Walk) -> None:
-    """Carry out an ability body as lower.body's straight-line code does: effects, 'you may's, costs."""
+    """Carry out an ability body as lower.body's straight-line code does: effects, 'you may's, costs,
+    'if that happened'."""
     paid: Any = Unset()
-    for sentence in sentences:
-        effects = sentence.effects
-        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
+    happened = False
+    for i, sentence in enumerate(sentences):
+        marks = i + 1 < len(sentences) and sentences[i + 1].mode == "if_happened"
+        if sentence.mode == "if_happened":
+            go = rt if happened else None
+            for e in sentence.effects:
+                do(e, env, go)
+            continue
+        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in sentence.effects):
             paid = _cost_sentence(sentence, env, rt)
             env.after_cost = True
             continue
+        went = _went(sentence, env, rt, paid)
+        happened = _happened(sentence, env, went) if marks else False
         if sentence.mode == "may":
-            index = len(env.mays)
-            env.mays.append(MaySpec(index))
-            paid = rt is not None and rt.ctx.yes(index)
-            for e in effects:
-                do(e, env, rt if paid else None)
+            paid = went is not None
+        for e in sentence.effects:
+            do(e, env, went)
+        if sentence.mode == "may":
             env.after_cost = True
-            continue
-        go = rt
-        if sentence.condition is not None:
-            go = rt if test(sentence.condition, env, rt) else None
-        elif sentence.mode in ("if_you_do", "if_you_dont") and rt is not None:
-            go = rt if bool(paid) == (sentence.mode == "if_you_do") else None
-        for e in effects:
-            do(e, env, go)
+
+
+def _went(sentence: n.Sentence, env: Env, rt: Walk, paid: Any) -> Walk:
+    """Return the walk a sentence's effects run with: rt if it runs, else None (walked dry)."""
+    if sentence.mode == "may":
+        index = len(env.mays)
+        env.mays.append(MaySpec(index))
+        return rt if rt is not None and rt.ctx.yes(index) else None
+    if sentence.condition is not None:
+        return rt if test(sentence.condition, env, rt) else None
+    if sentence.mode in ("if_you_do", "if_you_dont") and rt is not None:
+        return rt if bool(paid) == (sentence.mode == "if_you_do") else None
+    return rt
+
+
+def _happened(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
+    """Return whether a sentence that runs has something to act on (lower._happened)."""
+    o = acted_on(sentence.effects[0])
+    if rt is None:
+        return False
+    if isinstance(o, (n.Target, n.TargetPlayer)):
+        return bool(fx.target(rt.s, rt.ctx, len(env.targets)))
+    return bool(objects(o, env.fork(), rt) if o is not None else fx.players(rt.s, rt.ctx, "you"))
 
 
 def _cost_sentence(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
@@ -427,7 +455,9 @@ class Status:
 
 RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies", "opening_hand", "kinds",
                     "stats", "blocker", "blocker_side", "trigger_order", "mulligans", "short_deck", "all_lose",
-                    "round_limit", "max_level", "overclock_at", "heal_on", "win_stat")
+                    "round_limit", "max_level", "overclock_at", "heal_on", "win_stat", "jokers", "life_fill",
+                    "skip_missing_targets", "matching_attribute", "actions", "set_zone", "joker_zones",
+                    "banned_keywords", "announces_turn_start")
 
 
 class Ruleset:
@@ -465,7 +495,9 @@ class Ruleset:
         parts = {"blocked": battle.blocked, "unblocked": battle.unblocked}
         if battle.win_stat is not None:
             self.win_stat = battle.win_stat.value
-            parts |= {"won": battle.won, "battle_end": battle.end}
+            parts["won"] = battle.won
+        if battle.end:
+            parts["battle_end"] = battle.end
         self._battle_parts = {}
         for name, sentences in parts.items():
             self._battle_parts[name] = (sentences, env.fork())

@@ -87,6 +87,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"fx.lift_restriction(s, ctx, {obj(t, env)})"
         case n.TakeActions():
             return "actions.take_actions(s, ctx)"
+        case n.AnnounceTurn():
+            return "turns.announce_turn(s, ctx)"
         case n.Stage():
             return "turns.stage(s, ctx)"
         case n.PlayStaged(kinds=kinds, order=order):
@@ -124,36 +126,67 @@ def _is_cost(e: n.Effect) -> bool:
     return v.EFFECTS[type(e).__name__].cost
 
 
+def acted_on(e: n.Effect) -> n.Object | None:
+    """Return what an effect acts on (for 'if that happened'): its target, or its player."""
+    return getattr(e, "target", None) or getattr(e, "player", None)
+
+
+def _happened(sentence: n.Sentence, env: Env) -> str:
+    """Return code telling whether a sentence has something to act on: its first effect's chosen
+    targets, or else its objects as they are before it runs ('you' when it names none)."""
+    o = acted_on(sentence.effects[0])
+    if isinstance(o, (n.Target, n.TargetPlayer)):
+        return f"happened = bool(fx.target(s, ctx, {len(env.targets)}))"
+    return f"happened = bool({obj(o, env) if o is not None else _you_or(None, env)})"
+
+
 def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
-    """Return the straight-line code of an ability body: effects, 'you may's, costs, 'if you do'."""
+    """Return the straight-line code of an ability body: effects, 'you may's, costs, 'if you do',
+    and 'if that happened' (which needs to know whether the sentence before it acted on anything)."""
     lines: list[str] = []
-    for sentence in sentences:
-        effects = sentence.effects
-        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
-            items = [cost_item(e, env) for e in effects]
-            costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
-            if sentence.mode == "may":
-                index = len(env.mays)
-                payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
-                env.mays.append(f"MaySpec({index}, {payable})")
-                lines.append(f"paid = ctx.yes({index}) and fx.pay(s, ctx, {costs})")
-            else:
-                lines.append(f"paid = fx.pay(s, ctx, {costs})")
-            env.after_cost = True
+    for i, sentence in enumerate(sentences):
+        check = _happened(sentence, env) if i + 1 < len(sentences) and sentences[i + 1].mode == "if_happened" \
+            else None
+        start = len(lines)
+        _sentence(sentence, env, lines)
+        if check is None:
             continue
+        block = next((k for k in range(start, len(lines)) if lines[k].startswith("if ")), None)
+        if block is None:
+            lines.insert(start, check)
+        else:  # a sentence that may not run: it happened only if it ran
+            lines[block + 1:block + 1] = ["    " + check]
+            lines.insert(start, "happened = False")
+    return lines or ["pass"]
+
+
+def _sentence(sentence: n.Sentence, env: Env, lines: list[str]) -> None:
+    """Append the code of one sentence."""
+    effects = sentence.effects
+    if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
+        items = [cost_item(e, env) for e in effects]
+        costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
         if sentence.mode == "may":
             index = len(env.mays)
-            env.mays.append(f"MaySpec({index})")
-            lines += [f"paid = ctx.yes({index})", "if paid:"]
-            lines += ["    " + effect(e, env) for e in effects]
-            env.after_cost = True
-            continue
-        test = {"if_you_do": "paid", "if_you_dont": "not paid"}.get(sentence.mode)
-        if sentence.condition is not None:
-            test = cond(sentence.condition, env)
-        calls = [effect(e, env) for e in effects]
-        lines += [f"if {test}:"] + ["    " + c for c in calls] if test else calls
-    return lines or ["pass"]
+            payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
+            env.mays.append(f"MaySpec({index}, {payable})")
+            lines.append(f"paid = ctx.yes({index}) and fx.pay(s, ctx, {costs})")
+        else:
+            lines.append(f"paid = fx.pay(s, ctx, {costs})")
+        env.after_cost = True
+        return
+    if sentence.mode == "may":
+        index = len(env.mays)
+        env.mays.append(f"MaySpec({index})")
+        lines += [f"paid = ctx.yes({index})", "if paid:"]
+        lines += ["    " + effect(e, env) for e in effects]
+        env.after_cost = True
+        return
+    test = {"if_you_do": "paid", "if_you_dont": "not paid", "if_happened": "happened"}.get(sentence.mode)
+    if sentence.condition is not None:
+        test = cond(sentence.condition, env)
+    calls = [effect(e, env) for e in effects]
+    lines += [f"if {test}:"] + ["    " + c for c in calls] if test else calls
 
 
 # ---------------------------------------------------------------- abilities
@@ -378,8 +411,10 @@ def _battle(battle: n.Battle, env: Env) -> list[dict]:
     fields = [field_("blocker", blocker), field_("blocker_side", repr(side))]
     parts = [("blocked", battle.blocked), ("unblocked", battle.unblocked)]
     if battle.win_stat is not None:
-        parts += [("won", battle.won), ("battle_end", battle.end)]
+        parts.append(("won", battle.won))
         fields.append(field_("win_stat", repr(battle.win_stat.value)))
+    if battle.end:
+        parts.append(("battle_end", battle.end))
     for name, sentences in parts:
         env.functions.append({"name": name, "args": SELF_ARGS, "lines": body(sentences, env) or ["pass"]})
     return fields

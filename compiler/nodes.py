@@ -503,13 +503,19 @@ class DamageFloor(Node):
 
 
 @dataclass(frozen=True)
+class AnnounceTurn(Node):
+    """'announce the start of the turn': "at the start of ... turn" abilities trigger here, not before the
+    turn's first phase."""
+
+
+@dataclass(frozen=True)
 class TakeActions(Node):
     """'take actions': the turn player takes the ruleset's actions, one at a time, until they end."""
 
 
 @dataclass(frozen=True)
 class OrderKey(Node):
-    """One key of an ordering: 'stat' (descending), 'kind', 'turn_player' or 'position'."""
+    """One key of an ordering: 'stat' (descending), 'kind', 'turn_player', 'position' or 'priority'."""
 
     key: str
     names: tuple[Name, ...]
@@ -536,7 +542,7 @@ Effect = Union[
     DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
-    BlockedBy, MustBlock, DamageFloor,
+    BlockedBy, MustBlock, DamageFloor, AnnounceTurn,
 ]
 
 # ---------------------------------------------------------------- sentences and abilities
@@ -544,7 +550,8 @@ Effect = Union[
 
 @dataclass(frozen=True)
 class Sentence(Node):
-    """One sentence of a body: mode is 'do', 'may', 'must_pay', 'if_you_do' or 'if_you_dont'."""
+    """One sentence of a body: mode is 'do', 'may', 'must_pay', 'if_you_do', 'if_you_dont' or
+    'if_happened' (it happens only if the sentence before acted on something: Pattern B)."""
 
     mode: str
     condition: Cond | None

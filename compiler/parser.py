@@ -273,6 +273,18 @@ class _ToAst(Transformer):
     def if_you_dont(self, meta, c):
         return self._sentence(meta, c, "if_you_dont")
 
+    def if_happened(self, meta, c):
+        return self._sentence(meta, c, "if_happened")
+
+    def ban(self, meta, c):
+        return self._setting(meta, "ban", [_name(c[0])])
+
+    def announce_turn(self, meta, c):
+        return n.AnnounceTurn(_loc(meta))
+
+    def skip_missing(self, meta, c):
+        return self._setting(meta, "skip missing targets", [1])
+
     # effects
     def deal_damage(self, meta, c):
         return n.DealDamage(_loc(meta), c[0], c[1])
@@ -311,9 +323,27 @@ class _ToAst(Transformer):
         return n.Actions(_loc(meta), tuple(c))
 
     def action_item(self, meta, c):
-        zone = next((_name(x) for x in c[1:] if isinstance(x, Token)), None)
+        zone = next((_name(x) for x in c[1:] if isinstance(x, Token)), None)  # 'into' or 'from' a zone
         cond = _cond_of(c)
         return n.ActionItem(_loc(meta), _name(c[0]), zone, cond)
+
+    def jokers(self, meta, c):
+        parts = dict(c[1:])
+        return self._setting(meta, "jokers", [int(c[0]), parts.get("distinct", ""), parts.get("dealt", "")])
+
+    def joker_distinct(self, meta, c):
+        return ("distinct", _name(c[0]))
+
+    def joker_dealt(self, meta, c):
+        return ("dealt", _name(c[0]))
+
+    def life_fill(self, meta, c):
+        by_opponent = c[0] is True
+        rest = c[1:] if by_opponent else c
+        return self._setting(meta, "life fill", [int(rest[0]), _name(rest[1]), "opponent" if by_opponent else "any"])
+
+    def by_opponent(self, meta, c):
+        return True
 
     def matching(self, meta, c):
         return self._setting(meta, "matching attribute", [_name(c[0])])
@@ -692,6 +722,9 @@ class _ToAst(Transformer):
 
     def left_to_right(self, meta, c):
         return n.OrderKey(_loc(meta), "position", ())
+
+    def priority_levels(self, meta, c):
+        return n.OrderKey(_loc(meta), "priority", ())
 
     def checks(self, meta, c):
         return n.Checks(_loc(meta), c[0])

@@ -35,8 +35,14 @@ def ruleset_settings(rs: n.Ruleset) -> dict[str, Any]:
             out["variants"] += ((rule.option.value, rule.value.value, *_variant(rule.rule)),)
         elif isinstance(rule, n.LoseRule) and rule.at_once:
             out["lose_at_once"] = True
-    out["set_zone"] = next((i.zone.value for r in rs.rules if isinstance(r, n.Actions) for i in r.items
-                            if i.zone is not None), "")
+    zones = [(i.name.value, i.zone.value) for r in rs.rules if isinstance(r, n.Actions) for i in r.items
+             if i.zone is not None]
+    out["set_zone"] = next((zone for action, zone in zones if action == "set"), "")
+    out["joker_zones"] = tuple(sorted({zone for action, zone in zones if action == "joker"}))
+    turns = [r for r in rs.rules if isinstance(r, n.Turn)]
+    out["announces_turn_start"] = any(isinstance(e, n.AnnounceTurn) for t in turns for p in t.phases
+                                      for st in (p.body, *(x.body for x in p.steps)) for sentence in st
+                                      for e in sentence.effects)
     out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
     out["zone_limits"] = {z.name.value: z.limit for z in rs.rules if isinstance(z, n.ZoneDecl) and z.limit}
     out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
@@ -49,7 +55,7 @@ def _variant(rule: n.Setting) -> tuple[str, Any]:
     if rule.key == "resource":
         return "resource", (str(vals[0]), int(vals[1]), *_bounds(vals))
     found: dict[str, Any] = {}
-    _setting(found, rule.key, vals)
+    _setting(found, rule.key, vals)  # one setting line gives one attribute
     [(attribute, value)] = found.items()
     return attribute, value
 
@@ -73,6 +79,14 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["max_level"], out["overclock_at"] = vals[1], vals[2] if len(vals) > 2 else 0
         case "level heal":
             out["heal_on"] = "any" if vals[0] == "any level change" else "up"
+        case "jokers":
+            out["jokers"] = (vals[0], str(vals[1]), str(vals[2]))
+        case "life fill":
+            out["life_fill"] = (vals[0], str(vals[1]), vals[2])
+        case "ban":
+            out["banned_keywords"] = out.get("banned_keywords", ()) + (str(vals[0]),)
+        case "skip missing targets":
+            out["skip_missing_targets"] = True
         case "short deck":
             out["short_deck"] = (tuple(map(str, vals[:-1])), str(vals[-1]))
         case "all lose":

@@ -13,6 +13,7 @@ from runtime import query as q
 from runtime.ending import rules_ctx
 from runtime.state import Ctx, State
 from runtime.triggers import emit
+from runtime.turns import cast
 
 
 def take_actions(s: State, ctx: Ctx) -> None:
@@ -29,9 +30,10 @@ def legal(s: State, player: int) -> list[list]:
     """Return every action the player may take now, as [action, card id] pairs, in a fixed order."""
     rs = s.game.ruleset
     out: list[list] = []
-    for name, _zone, allow in rs.actions:
+    for name, zone, allow in rs.actions:
         if allow is None or allow(rs, s, rules_ctx(s)):
-            out += [[name, cid] for cid in OPTIONS[name](s, player)]
+            found = _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player)
+            out += [[name, cid] for cid in found if [name, cid] not in out]
     return out
 
 
@@ -138,6 +140,30 @@ def _discardable(s: State, player: int) -> list[int]:
     return list(s.players[player].zones["hand"])
 
 
+def _jokers(s: State, player: int, zone: str) -> list[int]:
+    """Return the jokers a player may use from a zone: cost payable; from a kept zone, once a turn."""
+    p = s.players[player]
+    if zone != "hand" and p.joker_turn == s.turn:
+        return []
+    return [c for c in p.zones.get(zone, ()) if "used as a joker" in _traits(s, c)
+            and _payable(s, player, s.game.cards[s.cards[c].name].cost)]
+
+
+def deal_jokers(s: State) -> None:
+    """Jokers dealt by a full resource: into the hand of the player in their action phase, hand room allowing."""
+    rule = s.game.jokers
+    if rule is None or not rule[2] or s.stack or not s.tasks or s.tasks[-1][0] != "act":
+        return
+    player, resource = s.tasks[-1][1], rule[2]
+    p = s.players[player]
+    full = s.game.bounds.get(resource, (None, None))[1]
+    if not p.jokers or full is None or p.resources.get(resource, 0) < full or not _room(s, player, "hand"):
+        return
+    p.resources[resource] = 0
+    cid = s.game.add_card(s, p.jokers[0], player, "hand")
+    s.say(f"P{player + 1}'s {resource} is full: {q.describe(s, cid)} is dealt into the hand")
+
+
 OPTIONS = {"drive": _drivable, "overdrive": _overdrivable, "set": _settable, "attack": _attackers,
            "withdraw": _withdrawable, "override": _overridable, "discard": _discardable}
 
@@ -147,6 +173,9 @@ OPTIONS = {"drive": _drivable, "overdrive": _overdrivable, "set": _settable, "at
 
 def perform(s: State, player: int, action: str, cid: int) -> None:
     """Carry out an action the player chose (the act task stays on the agenda for the next one)."""
+    if action == "joker":
+        _use_joker(s, player, cid)
+        return
     if action in ("overdrive", "override"):
         options = _bases(s, player, cid) if action == "overdrive" else _under(s, player, cid)
         s.ask(["act_onto", action, cid], player, "onto", options)
@@ -226,6 +255,23 @@ def _override(s: State, player: int, cid: int, under: int) -> None:
 def _discard(s: State, player: int, cid: int) -> None:
     s.say(f"P{player + 1} discards {q.describe(s, cid)}")
     fx.move(s, cid, "graveyard")
+
+
+def _use_joker(s: State, player: int, cid: int) -> None:
+    """Pay a joker's cost and cast its effect; from the hand it goes to the graveyard first (a joker
+    kind may be 'deleted instead of graveyard'), from a kept zone it stays there."""
+    cdef = s.game.cards[s.cards[cid].name]
+    for r, amount in cdef.cost.items():
+        s.players[player].resources[r] -= amount
+    paid = ", ".join(f"{amount} {r}" for r, amount in cdef.cost.items()) or "nothing"
+    s.say(f"P{player + 1} uses {q.describe(s, cid)}, paying {paid}")
+    if s.cards[cid].zone == "hand":
+        fx.move(s, cid, "graveyard")
+    else:
+        s.players[player].joker_turn = s.turn
+    effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)
+    if effect is not None:
+        cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]))
 
 
 DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard}

@@ -16,7 +16,7 @@ from runtime.view import render_state
 def describe_action(s: State, a: Action) -> str:
     """Return how an action is written in logs and scenario scripts: 'stage Cinder Hound#12'."""
     kind, x = a
-    if kind in ("yes", "no", "done", "mulligan", "keep"):
+    if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block"):
         return kind
     return f"{kind} {q.describe(s, x)}"
 
@@ -36,20 +36,56 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Makes sensible plays: stages the costliest affordable card, targets the opponent's strongest
-    card (its own weakest when it must), and pays optional costs."""
+    """Makes sensible plays: stages or drives the costliest affordable card, attacks when the attack
+    survives the best block, blocks when the block wins, targets the opponent's strongest card (its
+    own weakest when it must), uses what it can, and pays optional costs."""
 
     def choose(self, s: State, actions: list[Action]) -> Action:
         d = s.decision or {}
-        me = d.get("player", 0)
-        if d.get("kind") == "may":
+        me, kind = d.get("player", 0), d.get("kind")
+        if kind == "may":
             return ("yes", 0)
-        if d.get("kind") == "stage":
+        if kind == "stage":
             cards = [a for a in actions if a[0] == "stage"]
             return max(cards, key=lambda a: (q.stat(s, a[1], "cost"), -a[1])) if cards else actions[-1]
-        if d.get("kind") == "target":
+        if kind == "target":
             return max(actions, key=lambda a: self._value(s, a, me))
+        if kind == "act":
+            return self._act(s, actions, me)
+        if kind == "block":
+            return self._block(s, actions, me)
+        if kind == "onto":  # overdrive onto the weakest card; override onto the highest level
+            return max(actions, key=lambda a: (q.stat(s, a[1], "level"), -_strength(s, a[1])))
+        if kind == "mulligan":
+            return ("keep", 0)
         return actions[0]
+
+    def _act(self, s: State, actions: list[Action], me: int) -> Action:
+        """Joker, override, drive or overdrive the strongest, attack if it is safe, set; then end."""
+        by_kind: dict[str, list[Action]] = {}
+        for a in actions:
+            by_kind.setdefault(a[0], []).append(a)
+        for kind in ("joker", "override", "overdrive", "drive"):
+            if kind in by_kind:
+                return max(by_kind[kind], key=lambda a: (_strength(s, a[1]), -a[1]))
+        best_block = max((_strength(s, b) for b in _ready_foes(s, me)), default=-1)
+        attacks = [a for a in by_kind.get("attack", []) if _strength(s, a[1]) > best_block]
+        if attacks:
+            return max(attacks, key=lambda a: (_strength(s, a[1]), -a[1]))
+        sets = [a for a in by_kind.get("set", []) if q.kind(s, a[1]) not in ("unit", "evolution")]
+        if sets:
+            return sets[0]
+        return ("end", 0) if ("end", 0) in actions else actions[-1]
+
+    def _block(self, s: State, actions: list[Action], me: int) -> Action:
+        attacker = s.battle.get("attacker", -1)
+        power = _strength(s, attacker) if attacker >= 0 else 0
+        winning = [a for a in actions if a[0] == "block" and _strength(s, a[1]) - s.cards[a[1]].damage > power]
+        if winning:
+            return min(winning, key=lambda a: (_strength(s, a[1]), a[1]))
+        if ("no block", 0) in actions and s.players[me].resources.get("life", 1) > 2:
+            return ("no block", 0)
+        return min(actions, key=lambda a: (_strength(s, a[1]) if a[0] == "block" else 10**9, a[1]))
 
     def _value(self, s: State, a: Action, me: int) -> tuple[int, int]:
         kind, x = a
@@ -58,8 +94,20 @@ class GreedyAgent:
         if q.is_player(x):
             return (50 if ~x != me else -50, 0)
         theirs = s.cards[x].controller != me
-        power = q.stat(s, x, "power")
+        power = _strength(s, x)
         return ((100 + power) if theirs else -power, -x)
+
+
+def _strength(s: State, cid: int) -> int:
+    """Return a card's first ruleset stat (power, BP): what the greedy agent compares."""
+    stats = s.game.ruleset.stats
+    return q.stat(s, cid, stats[0]) if stats else 0
+
+
+def _ready_foes(s: State, me: int) -> list[int]:
+    """Return the opponent's cards on the field that could block now."""
+    return [c for p, player in enumerate(s.players) if p != me for c in player.zones.get(q.ACTIVE_ZONE, ())
+            if "acted" not in s.cards[c].flags]
 
 
 class ScriptError(Exception):

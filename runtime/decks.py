@@ -33,8 +33,12 @@ class DeckError(Exception):
         super().__init__("\n".join(p.render(source) for p in problems))
 
 
-def parse_deck(text: str, path: str, known: set[str], size: int = 0, max_copies: int = 0) -> list[str]:
-    """Return the card names of a deck file in order, or raise DeckError with every problem located."""
+def parse_deck(text: str, path: str, known: set[str], size: int = 0, max_copies: int = 0,
+               apart: frozenset[str] = frozenset()) -> list[str]:
+    """Return the card names of a deck file in order, or raise DeckError with every problem located.
+
+    Cards named in `apart` (jokers) are listed but count toward neither the size nor the copy limit.
+    """
     deck: list[str] = []
     problems: list[DeckProblem] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -54,16 +58,18 @@ def parse_deck(text: str, path: str, known: set[str], size: int = 0, max_copies:
             problems.append(DeckProblem(path, number, name_col, "E202", f"unknown card '{name}'{hint}"))
         else:
             deck += [name] * count
-            if max_copies and deck.count(name) > max_copies:
+            if max_copies and name not in apart and deck.count(name) > max_copies:
                 problems.append(DeckProblem(path, number, col, "E201", f"'{name}' appears {deck.count(name)} times; "
                                                               f"at most {max_copies} are allowed"))
-    if size and not problems and len(deck) != size:
-        problems.append(DeckProblem(path, 1, 1, "E201", f"the deck has {len(deck)} cards; it must have exactly {size}"))
+    counted = len([n for n in deck if n not in apart])
+    if size and not problems and counted != size:
+        problems.append(DeckProblem(path, 1, 1, "E201", f"the deck has {counted} cards; it must have exactly {size}"))
     if problems:
         raise DeckError(problems, text)
     return deck
 
 
-def load_deck(path: Path, known: set[str], size: int = 0, max_copies: int = 0) -> list[str]:
+def load_deck(path: Path, known: set[str], size: int = 0, max_copies: int = 0,
+              apart: frozenset[str] = frozenset()) -> list[str]:
     """Return the cards of a deck file (see parse_deck)."""
-    return parse_deck(path.read_text(encoding="utf-8"), str(path), known, size, max_copies)
+    return parse_deck(path.read_text(encoding="utf-8"), str(path), known, size, max_copies, apart)

@@ -207,6 +207,14 @@ class RulesetDef:
     actions: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
     set_zone: ClassVar[str] = ""
     matching_attribute: ClassVar[str] = ""
+    # (how many, the attribute each must differ in or '', the resource whose fullness deals them or '')
+    jokers: ClassVar[tuple[int, str, str] | None] = None
+    joker_zones: ClassVar[tuple[str, ...]] = ()  # where 'joker from ZONE' actions use jokers
+    life_fill: ClassVar[tuple[int, str, str] | None] = None  # (amount, resource, 'any' or 'opponent')
+    # Pattern A: a target slot with no legal choice skips only the effects on it (else the ability is lost)
+    skip_missing_targets: ClassVar[bool] = False
+    banned_keywords: ClassVar[tuple[str, ...]] = ()  # decks may not hold cards with these keywords
+    announces_turn_start: ClassVar[bool] = False  # a turn sentence says when turn-start abilities trigger
     lose_at_once: ClassVar[bool] = False  # lose rules are also checked inside effects, stopping them
 
     def blocked(self, s: Any, ctx: Any) -> None:

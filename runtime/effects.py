@@ -118,6 +118,9 @@ def has(s: State, objs: list[int], name: str) -> bool:
 def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     """Move a card to a zone of its owner (field: its controller), right end unless to_front."""
     c = s.cards[cid]
+    traits = s.game.ruleset.kind_traits.get(s.game.cards[c.name].kind, ())
+    if zone == "graveyard" and "deleted instead of graveyard" in traits:
+        zone = "deleted"
     s.players[c.controller].zones[c.zone].remove(cid)
     if not (c.zone == "hand" and zone == q.ACTIVE_ZONE):
         c.level = 1  # a level lives on in the hand and onto the field, nowhere else
@@ -253,6 +256,7 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
                 s.say(f"P{~x + 1} takes {dealt} damage (life {s.players[~x].resources['life']})")
                 emit(s, "player_damaged", player=~x, amount=dealt, source=source)
                 emit(s, "lost_life", player=~x, amount=dealt, source=source)
+                _fill_on_life_loss(s, ctx, ~x)
                 settled = True
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
@@ -310,7 +314,18 @@ def lose(s: State, ctx: Ctx, objs: list[int], amount: int | None, resource: str)
         s.say(f"P{~x + 1} loses {lost} {resource} ({resource} {res[resource]})")
         if resource == "life":
             emit(s, "lost_life", player=~x, amount=lost)
+            _fill_on_life_loss(s, ctx, ~x)
     at_once(s)
+
+
+def _fill_on_life_loss(s: State, ctx: Ctx, player: int) -> None:
+    """A ruleset's 'a player who loses life gains N R' (optionally only to the opponent's effects)."""
+    fill = s.game.life_fill
+    if fill is None:
+        return
+    amount, resource, mode = fill
+    if mode == "any" or (ctx.ability[0] != "ruleset" and ctx.controller != player):
+        gain(s, ctx, [~player], amount, resource)
 
 
 def set_resource(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:

@@ -33,6 +33,10 @@ def check_losers(s: State) -> None:
     if len(losers) == len(s.players) and rs.all_lose == "draw":
         s.result = [0] * len(s.players)
         s.say("every player loses at once: the game is a draw")
+    elif len(losers) == len(s.players) and rs.all_lose in ("first", "second"):
+        winner = s.first if rs.all_lose == "first" else (s.first + 1) % len(s.players)
+        s.result = [1 if p == winner else -1 for p in range(len(s.players))]
+        s.say(f"every player loses at once: the {rs.all_lose} player, P{winner + 1}, wins")
     elif len(losers) == len(s.players):
         s.result = [-1] * len(s.players)
         s.say("every player loses at once: nobody wins")
@@ -64,10 +68,13 @@ def past_round_limit(s: State) -> bool:
     values = [p.resources.get(resource, 0) for p in s.players]
     best = max(values)
     leaders = [p for p, v in enumerate(values) if v == best]
-    if len(leaders) > 1 and tie != "draw":
+    if len(leaders) > 1 and tie in ("first", "second"):
         leaders = [s.first if tie == "first" else (s.first + 1) % len(s.players)]
-    s.result = [1 if p in leaders else -1 for p in range(len(s.players))] if len(leaders) == 1 else [0] * len(
-        s.players)
-    told = f"P{leaders[0] + 1} wins" if len(leaders) == 1 else "the game is a draw"
+    if len(leaders) == 1:
+        s.result, told = [1 if p in leaders else -1 for p in range(len(s.players))], f"P{leaders[0] + 1} wins"
+    elif tie == "lose":
+        s.result, told = [-1] * len(s.players), "they all lose"
+    else:
+        s.result, told = [0] * len(s.players), "the game is a draw"
     s.say(f"round {last} is over: {resource} {', '.join(map(str, values))}; {told}")
     return True

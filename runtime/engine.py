@@ -38,6 +38,8 @@ class Game:
         # The kinds a filter word matches on each card: its own, and those its kind 'counts as'.
         self.kind_sets = {name: frozenset([c.kind] + [t[10:] for t in ruleset.kind_traits.get(c.kind, ())
                                                       if t.startswith("counts as ")]) for name, c in cards.items()}
+        self.joker_names = frozenset(n for n, c in cards.items()
+                                     if "used as a joker" in ruleset.kind_traits.get(c.kind, ()))
         self.options = dict(ruleset.options)
         for key, value in (options or {}).items():
             allowed = ruleset.option_values.get(key)
@@ -48,7 +50,7 @@ class Game:
             self.options[key] = value
         self.resources = dict(ruleset.resources)
         self.bounds = dict(ruleset.resource_bounds)
-        self.heal_on = ruleset.heal_on
+        self.overrides: dict[str, Any] = {}  # ruleset settings replaced under the chosen options
         for option, value, attribute, setting in ruleset.variants:
             if self.options.get(option) != value:
                 continue
@@ -56,8 +58,12 @@ class Game:
                 resource, start, low, high = setting
                 self.resources[resource] = start
                 self.bounds[resource] = (low, high)
-            elif attribute == "heal_on":
-                self.heal_on = setting
+            else:
+                self.overrides[attribute] = setting
+        self.heal_on: str = self.overrides.get("heal_on", ruleset.heal_on)
+        self.jokers: tuple | None = self.overrides.get("jokers", ruleset.jokers)
+        self.life_fill: tuple | None = self.overrides.get("life_fill", ruleset.life_fill)
+        self.banned_keywords: tuple = self.overrides.get("banned_keywords", ruleset.banned_keywords)
 
     def with_options(self, options: dict[str, str]) -> Game:
         """Return the same rules and cards with some options chosen."""
@@ -69,17 +75,36 @@ class Game:
         table: Any = {"card": self.cards, "keyword": self.keywords, "status": self.statuses}[owner]
         return table[name].abilities[i]
 
+    def is_joker(self, name: str) -> bool:
+        return name in self.joker_names
+
     def check_deck(self, deck: list[str]) -> list[str]:
         """Return what is wrong with a deck under this ruleset (empty when it is legal)."""
         rs = self.ruleset
         problems = [f"unknown card '{n}'" for n in sorted(set(deck)) if n not in self.cards]
         problems += [f"'{n}' is a token and cannot be in a deck" for n in sorted(set(deck))
                      if n in self.cards and self.cards[n].token]
+        jokers = [n for n in deck if n in self.cards and self.is_joker(n)]
+        deck = [n for n in deck if n not in jokers]
+        problems += self._check_jokers(jokers)
         if rs.deck_size and len(deck) != rs.deck_size:
             problems.append(f"the deck has {len(deck)} cards; it must have exactly {rs.deck_size}")
+        for n in sorted(set(deck)):
+            banned = [k for k, _ in self.cards[n].keywords if k in self.banned_keywords] if n in self.cards else []
+            problems += [f"'{n}' has {k}, which these rules do not allow" for k in banned]
         if rs.max_copies:
             problems += [f"'{n}' appears {deck.count(n)} times; at most {rs.max_copies} allowed"
                          for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
+        return problems
+
+    def _check_jokers(self, jokers: list[str]) -> list[str]:
+        if self.jokers is None:
+            return [f"'{n}' is a joker; this ruleset uses none" for n in sorted(set(jokers))]
+        count, distinct, _ = self.jokers
+        problems = [f"the deck has {len(jokers)} joker(s); it must have exactly {count}"] if len(jokers) != count else []
+        values = [self.cards[n].attributes.get(distinct) for n in jokers]
+        if distinct and len(set(values)) != len(values):
+            problems.append(f"its jokers must each have a different {distinct}")
         return problems
 
     def empty_state(self, seed: int, players: int | None = None) -> State:
@@ -110,9 +135,14 @@ class Game:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
         s = self.empty_state(seed, len(decks))
         for p, deck in enumerate(decks):
-            s.players[p].deck_list = list(deck)
-            for name in deck:
+            s.players[p].deck_list = [n for n in deck if not self.is_joker(n)]
+            s.players[p].jokers = [n for n in deck if self.is_joker(n)]
+            for name in s.players[p].deck_list:
                 self.add_card(s, name, p, "deck")
+            kept = [z for z in rs.joker_zones if z != "hand"]
+            if kept and not (self.jokers and self.jokers[2]):  # jokers that are not dealt wait in their zone
+                for name in s.players[p].jokers:
+                    self.add_card(s, name, p, kept[0])
             s.rng.shuffle(s.players[p].zones["deck"])
         if first is not None:
             s.first = first
@@ -146,8 +176,8 @@ def run(s: State) -> None:
         turns.check_state(s)
         if s.result is not None:
             break
-        if s.pending:
-            stack_pending(s)
+        actions.deal_jokers(s)
+        if s.pending and stack_pending(s):
             continue
         if s.pause is not None and paused(s):
             break
@@ -213,6 +243,8 @@ def apply_action(s: State, action: Action) -> None:
         actions.perform(s, d["player"], kind, x) if kind != "end" else actions.end_actions(s, d["player"])
     elif kind == "onto":
         actions.perform_onto(s, d["player"], x)
+    elif d["kind"] == "use":
+        resolve.use(s, d["player"], d["item"], kind == "use")
     elif kind in ("block", "no block"):
         turns.declare_blocker(s, x if kind == "block" else None)
     elif kind in ("mulligan", "keep"):

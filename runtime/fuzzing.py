@@ -75,6 +75,7 @@ class Pool:
     extra: dict | None = None  # {"file", "text"}: a card file added to a copy of the pool
     built: str = "generated/"
     tmp: Any = field(default=None, repr=False)
+    options: dict[str, str] = field(default_factory=dict)  # ruleset options the games are played under
 
     def close(self) -> None:
         if self.tmp is not None:
@@ -119,7 +120,7 @@ def _same_tree(a: Path, b: Path) -> bool:
     return files(a) == files(b)
 
 
-def load_pool(root: Path, ruleset: str, extra: dict | None = None) -> Pool:
+def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict[str, str] | None = None) -> Pool:
     """Return the compiled pool of a ruleset. The ruleset folder (plus an extra card file, if
     given) is built into a temporary copy of the project, starting from root's generated/ so only
     what changed is rendered; the game is loaded from root's generated/ when that is identical
@@ -154,15 +155,21 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None) -> Pool:
     except BaseException:
         holder.cleanup()
         raise
+    try:
+        game = game.with_options(options) if options else game
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     cards = sorted(name for name, c in game.cards.items() if not c.token)
     decks: dict[str, list[str]] = {}
     rs = game.ruleset
     for path in sorted((folder / "decks").glob("*.deck")):
         try:
-            decks[path.stem] = load_deck(path, set(cards), rs.deck_size, rs.max_copies)
+            deck = load_deck(path, set(cards), rs.deck_size, rs.max_copies, game.joker_names)
         except (DeckError, OSError, UnicodeDecodeError):
             continue  # a broken deck file is not a deck to play; `cardc play` reports it
-    return Pool(ruleset, game, cards, decks, extra, built, tmp)
+        if not game.check_deck(deck):  # decks of another rules version are not played
+            decks[path.stem] = deck
+    return Pool(ruleset, game, cards, decks, extra, built, tmp, dict(options or {}))
 
 
 # ---------------------------------------------------------------- what to fuzz
@@ -206,7 +213,7 @@ def _only_ruleset(root: Path, given: str | None, path: Path) -> str:
     return folders[0]
 
 
-def resolve_target(root: Path, path: Path, ruleset: str | None = None) -> Target:
+def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: dict[str, str] | None = None) -> Target:
     """Return what PATH asks to fuzz: a ruleset folder, a card file or a deck file."""
     from compiler import nodes as n
     from compiler.build import SAFE_NAME, read_source
@@ -220,7 +227,7 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None) -> Target
             if path.resolve().parent.name != "cards":
                 raise UsageError(f"{path} is not a ruleset folder (cards/<ruleset>/)")
             root = path.resolve().parent.parent  # a folder of another project
-        return Target(load_pool(root, path.resolve().name), "ruleset", str(path))
+        return Target(load_pool(root, path.resolve().name, options=options), "ruleset", str(path))
     if path.suffix == ".card":
         inside = _project_ruleset(root, path)
         text = read_source(path, str(path))
@@ -232,14 +239,14 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None) -> Target
             stem = re.sub(r"[^a-z0-9_]", "_", path.stem.lower())
             stem = stem if SAFE_NAME.match(stem) else f"cards_{stem}"
             extra = {"file": f"fuzz_{stem}.card", "text": text}
-        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), extra)
+        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), extra, options)
         return Target(pool, "cards" if focus else "ruleset", str(path), focus=focus)
     if path.suffix == ".deck":
         inside = _project_ruleset(root, path)
-        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path))
+        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), options=options)
         rs = pool.game.ruleset
         try:
-            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies)
+            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies, pool.game.joker_names)
         except DeckError as err:
             pool.close()
             raise UsageError(str(err)) from None
@@ -419,6 +426,19 @@ def _deck_choices(target: Target) -> list[list[str] | None]:
     return [pool] * players
 
 
+def _with_jokers(rng: random.Random, game: Game, deck: list[str]) -> list[str]:
+    """Add the jokers a deck must have: as many as the rules say, each with a different attribute."""
+    if game.jokers is None or not game.joker_names:
+        return deck
+    count, distinct, _ = game.jokers
+    chosen: list[str] = []
+    for name in rng.sample(sorted(game.joker_names), len(game.joker_names)):
+        values = {game.cards[c].attributes.get(distinct) for c in chosen}
+        if len(chosen) < count and not (distinct and game.cards[name].attributes.get(distinct) in values):
+            chosen.append(name)
+    return deck + chosen
+
+
 def _random_deck(rng: random.Random, pool: list[str], size: int, max_copies: int,
                  focus: list[str] | None = None) -> list[str]:
     deck = [rng.choice(focus) for _ in range(rng.randint(1, max(1, size // 2)))] if focus else []
@@ -447,8 +467,11 @@ def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list[st
         elif target.mode == "deck" and files and rng.random() < 0.5:
             decks.append(list(rng.choice(files)))
         else:
-            decks.append(_random_deck(rng, target.pool.cards, size, rs.max_copies,
-                                      target.focus if target.mode == "cards" else None))
+            game = target.pool.game
+            main = [c for c in target.pool.cards if not game.is_joker(c)
+                    and not any(k in game.banned_keywords for k, _ in game.cards[c].keywords)]
+            focus = [c for c in target.focus if not game.is_joker(c)] if target.mode == "cards" else None
+            decks.append(_with_jokers(rng, game, _random_deck(rng, main, size, rs.max_copies, focus or None)))
     return game_seed, decks
 
 
@@ -579,6 +602,7 @@ def replay_data(target: Target, outcome: Outcome, campaign_seed: int) -> dict:
     return {
         "format": FORMAT,
         "ruleset": target.pool.ruleset,
+        "options": target.pool.options,
         "target": target.label,
         "extra_cards": target.pool.extra,
         "seed": run.seed,
@@ -611,7 +635,8 @@ def _compile_errors(err, root: Path, stream: TextIO) -> None:
 
 def fuzz_command(root: Path, path: Path, games: int | None = None, seed: int = 0, out: Path | None = None,
                  ruleset: str | None = None, shrink_seconds: float = SHRINK_SECONDS,
-                 stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+                 stdout: TextIO | None = None, stderr: TextIO | None = None,
+                 options: dict[str, str] | None = None) -> int:
     """`cardc fuzz`: 0 no violation, 1 a violation (replay written), 2 nothing could be fuzzed."""
     from compiler.diagnostics import CompileError
 
@@ -622,7 +647,7 @@ def fuzz_command(root: Path, path: Path, games: int | None = None, seed: int = 0
         print("cardc fuzz: --games must be at least 1", file=stderr)
         return EXIT_USAGE
     try:
-        target = resolve_target(root, path, ruleset)
+        target = resolve_target(root, path, ruleset, options)
     except UsageError as err:
         print(f"cardc fuzz: {err}", file=stderr)
         return EXIT_USAGE

@@ -8,6 +8,7 @@ from pathlib import Path
 from runtime import engine
 from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
 from runtime.decks import DeckError, load_deck
+from runtime.engine import Game
 from runtime.load import load_game
 
 
@@ -19,22 +20,35 @@ def deck_path(root: Path, ruleset: str, name: str) -> Path:
     return root / "cards" / ruleset / "decks" / f"{name}.deck"
 
 
-def default_decks(root: Path, ruleset: str) -> list[str]:
-    found = sorted((root / "cards" / ruleset / "decks").glob("*.deck"))
-    return [p.stem for p in found[:2]]
+def default_decks(root: Path, game: Game) -> list[str]:
+    """Return the first two sample decks that are legal under the game's rules and options."""
+    known = {n for n, c in game.cards.items() if not c.token}
+    legal = []
+    for path in sorted((root / "cards" / game.ruleset.name / "decks").glob("*.deck")):
+        try:
+            if not game.check_deck(load_deck(path, known)):
+                legal.append(path.stem)
+        except DeckError:
+            continue
+    return legal[:2]
 
 
 def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
-                 agent: str) -> int:
+                 agent: str, options: dict[str, str] | None = None) -> int:
     """Play one game and print its log; return the exit code."""
     game = load_game(ruleset)
-    names = decks or default_decks(root, ruleset)
+    try:
+        game = game.with_options(options) if options else game
+    except ValueError as err:
+        print(f"cardc play: {err}", file=sys.stderr)
+        return 2
+    names = decks or default_decks(root, game)
     if len(names) == 1:
         names = names * 2
     known = {n for n, c in game.cards.items() if not c.token}
     try:
         lists = [load_deck(deck_path(root, ruleset, d), known, game.ruleset.deck_size,
-                           game.ruleset.max_copies) for d in names]
+                           game.ruleset.max_copies, game.joker_names) for d in names]
     except DeckError as err:
         print(err, file=sys.stderr)
         return 1
@@ -44,7 +58,11 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
             agents.append(HumanAgent(p))
         else:
             agents.append(GreedyAgent() if agent == "greedy" else RandomAgent(seed * 7919 + p))
-    state = game.new_game(lists, seed)
+    try:
+        state = game.new_game(lists, seed)
+    except ValueError as err:  # a deck these rules refuse (size, copies, jokers)
+        print(f"cardc play: {err}", file=sys.stderr)
+        return 1
     shown = 0
     while True:  # print the log as it grows, so a human sees what happened before each choice
         for line in state.log[shown:]:

@@ -291,9 +291,12 @@ def position(s: State, cid: int) -> int:
 
 
 def shown(s: State, x: int) -> str:
-    """Return how the public log names an object: a face-down card is not named until revealed."""
+    """Return how the public log names an object: a face-down card is not named until revealed, only
+    its matching attribute shows (its colour), if the ruleset has one."""
     if not is_player(x) and s.cards[x].face_down:
-        return f"a face-down card#{x}"
+        attr = s.game.ruleset.matching_attribute
+        value = s.game.cards[s.cards[x].name].attributes.get(attr, "") if attr else ""
+        return f"a face-down {value + ' ' if value else ''}card#{x}"
     return describe(s, x)
 
 

@@ -74,7 +74,7 @@ def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         data = read_replay(file)
-        pool = load_pool(root, data["ruleset"], data.get("extra_cards"))
+        pool = load_pool(root, data["ruleset"], data.get("extra_cards"), data.get("options"))
     except UsageError as err:
         print(f"cardc replay: {err}", file=stderr)
         return EXIT_USAGE
@@ -141,7 +141,8 @@ def write_scenario(pool: Pool, data: dict, path: Path, source: Path) -> None:
     stop = "end" if engine.is_terminal(s) else f"after turn {turn}"
     violation = str(data.get("violation", "")).splitlines()[0] if data.get("violation") else ""
     lines = [f"scenario FUZZ-{data['ruleset']}-{data['seed']}: regression found by cardc fuzz",
-             f"ruleset {data['ruleset']}", f"seed {data['seed']}", f"stop: {stop}", "",
+             f"ruleset {data['ruleset']}", f"seed {data['seed']}",
+             *[f"option {k} = {v}" for k, v in sorted((data.get("options") or {}).items())], f"stop: {stop}", "",
              f"# From {source}: {violation}",
              "# Add expect: lines that state the correct behaviour at the stop point.", "setup:", "    new game"]
     lines += [f"    P{p + 1} deck: {_deck_line(deck)}" for p, deck in enumerate(data["decks"])]

@@ -9,7 +9,8 @@ from __future__ import annotations
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, TargetSpec
-from runtime.state import Ctx, State
+from runtime.ending import GameOver
+from runtime.state import Ctx, State, copy_of
 from runtime.triggers import find_item
 
 
@@ -26,8 +27,97 @@ def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:
 
 def targets_task(s: State, task: list) -> None:
     ctx = find_item(s, task[1])
-    if ctx is not None:
-        _choose(s, task, ctx, s.game.ability(ctx.ability), at_resolution=False)
+    if ctx is None:
+        return
+    if ("priority", ()) in s.game.ruleset.trigger_order and not _its_turn(s, task, ctx):
+        return
+    _choose(s, task, ctx, s.game.ability(ctx.ability), at_resolution=False)
+
+
+def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
+    """Priority levels: when an ability's turn comes, its source must not have left (unless the event
+    is its own leaving), its condition must hold, and a card used at will is used or passed."""
+    ab, c = s.game.ability(ctx.ability), s.cards[ctx.source]
+    own_exit = ctx.event.get("card") == ctx.source and ctx.event.get("name") in ("destroyed", "left")
+    reason = ""
+    if c.moves != ctx.event.get("moves", c.moves) and not own_exit:
+        reason = "has left before its turn; it does not activate"
+    elif ab.has_condition and not ab.condition(s, ctx):
+        reason = "its condition does not hold when its turn comes; it does not activate"
+    elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not changes_board(s, ab, ctx):
+        reason = "would have no effect; it cannot be used"
+    elif ctx.used is None and "used at will" in s.game.ruleset.kind_traits.get(q.kind(s, c.id), ()):
+        if usable(s, ab, ctx):
+            s.ask(task, ctx.controller, "use", [c.id], item=ctx.item, can_stop=True, stop="pass")
+            return False
+        reason = "cannot be used now"
+    if reason:
+        s.say(f"{q.shown(s, ctx.source)} {reason}")
+        s.stack.remove(ctx)
+        return False
+    return True
+
+
+def changes_board(s: State, ab: Ability, ctx: Ctx) -> bool:
+    """Return whether some legal use of a set card's ability would change the board (§7.4): it is
+    tried on a copy of the state with each candidate of its first target slot."""
+    if not has_targets(s, ab, ctx):
+        return False
+    first = candidates(s, ab, ctx, ab.targets[0]) if ab.targets else [None]
+    for choice in first or [None]:
+        copy = s.snapshot()
+        trial = Ctx(**copy_of(ctx))
+        trial.targets = [[[x, -1 if x is None or q.is_player(x) else s.cards[x].moves]] if x is not None else []
+                         for x in [choice] + [_any(s, ab, ctx, spec) for spec in ab.targets[1:]]]
+        try:
+            ab.resolve(copy, trial)
+        except GameOver:
+            return True
+        if _board(copy) != _board(s):
+            return True
+    return False
+
+
+def _any(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> int | None:
+    found = candidates(s, ab, ctx, spec)
+    return found[0] if found else None
+
+
+def _board(s: State) -> tuple:
+    """Return what a use of an ability can change: players' resources and zones, and every card."""
+    return ([(p.resources, p.zones) for p in s.players],
+            [(c.zone, c.controller, c.damage, c.mods, c.statuses, c.granted, c.flags, c.level, c.face_down)
+             for c in s.cards])
+
+
+def usable(s: State, ab: Ability, ctx: Ctx) -> bool:
+    """Return whether a card used at will can be used: its cost paid, a card of its matching attribute
+    on its controller's field (unless it is colourless), and a legal target for every slot."""
+    rs, cdef = s.game.ruleset, s.game.cards[s.cards[ctx.source].name]
+    if any(s.players[ctx.controller].resources.get(r, 0) < n for r, n in cdef.cost.items()):
+        return False
+    mine = cdef.attributes.get(rs.matching_attribute, "colourless")
+    field = s.players[ctx.controller].zones[q.ACTIVE_ZONE]
+    if mine != "colourless" and not any(
+            s.game.cards[s.cards[u].name].attributes.get(rs.matching_attribute) == mine for u in field):
+        return False
+    return has_targets(s, ab, ctx)
+
+
+def use(s: State, player: int, item: int, yes: bool) -> None:
+    """Record a choice to use (paying the card's cost) or pass a card used at will."""
+    ctx = find_item(s, item)
+    assert ctx is not None
+    ctx.used = yes
+    cdef = s.game.cards[s.cards[ctx.source].name]
+    if not yes:
+        s.stack.remove(ctx)
+        s.say(f"P{player + 1} does not use {q.shown(s, ctx.source)}")
+        return
+    for r, n in cdef.cost.items():
+        s.players[player].resources[r] -= n
+    paid = ", ".join(f"{n} {r}" for r, n in cdef.cost.items()) or "nothing"
+    s.say(f"P{player + 1} uses {q.describe(s, ctx.source)}, paying {paid}")
 
 
 def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) -> bool:
@@ -41,7 +131,10 @@ def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) ->
         taken = {x for x, _ in chosen}
         options = [x for x in candidates(s, ab, ctx, spec) if x not in taken]
         if not options:
-            if not chosen and not spec.up_to:
+            if not chosen and not spec.up_to and s.game.ruleset.skip_missing_targets:
+                s.say(f"{q.shown(s, ctx.source)}: no legal target; that part is skipped")
+                chosen.append([None, 0])
+            elif not chosen and not spec.up_to:
                 s.say(f"{q.shown(s, ctx.source)}: no legal target; the ability is removed")
                 s.stack.remove(ctx)
                 return False

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from runtime import engine, turns
 from runtime import query as q
-from runtime.agents import ScriptedAgent, ScriptError
+from runtime.agents import ScriptedAgent, ScriptError, describe_action
 from runtime.engine import Game
 from runtime.load import load_game
 from runtime.state import State
@@ -99,6 +99,7 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     head = lines[0][1] if lines else "new game"
     decks: dict[int, list[str]] = {}
     lists: dict[int, list[str]] = {}
+    jokers: dict[int, list[str]] = {}  # registered jokers (dealt later, under rules that deal them)
     rest = []
     for number, text in lines[1:] if lines else []:
         p, what = _player(text, sc, number)
@@ -106,6 +107,8 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
             decks[p] = _entries(what[5:])
         elif what.startswith("deck list:"):
             lists[p] = _entries(what[10:])
+        elif what.startswith("jokers:"):
+            jokers[p] = _entries(what[7:])
         else:
             rest.append((number, p, what))
     if head.startswith("new game"):
@@ -118,6 +121,8 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     s = game.empty_state(sc.seed)
     for p, names in lists.items():
         s.players[p].deck_list = names
+    for p, names in jokers.items():
+        s.players[p].jokers = names
     for p, deck in sorted(decks.items()):
         for name in deck:
             game.add_card(s, name, p, "deck")
@@ -144,7 +149,7 @@ def _setup_line(game: Game, s: State, sc: Scenario, number: int, p: int, what: s
             except ValueError as err:
                 raise ScenarioError(f"{sc.path}:{number}: {err}") from None
             traits = game.ruleset.kind_traits.get(game.cards[name].kind, ())
-            s.cards[cid].face_down = zone in ("field", "staging") and "face down" in traits
+            s.cards[cid].face_down = zone in ("field", "staging", game.ruleset.set_zone) and "face down" in traits
         return
     slot = SLOT.match(f"P{p + 1} {what}")
     if slot:
@@ -190,7 +195,7 @@ def _pause(sc: Scenario) -> list | None:
     m = re.match(r"before phase (\w+) of turn (\d+)$", sc.stop)
     if m:
         return ["before_phase", m.group(1), int(m.group(2))]
-    if sc.stop == "end":
+    if sc.stop in ("end", "at the next choice"):
         return None
     raise ScenarioError(f"{sc.path}: stop must be 'end', 'after turn N' or 'before phase NAME of turn N',"
                         f" found '{sc.stop}'")
@@ -226,6 +231,8 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
         return Outcome(sc, [f"the set-up was accepted, expected the error '{errors[0]}'"], None)
     try:
         while s.result is None and not engine.paused(s):
+            if sc.stop == "at the next choice" and agent.used >= len(agent.choices):
+                break  # 'offers:' lines look at this decision
             if s.decision is None:
                 raise ScriptError("the game stopped without a decision")
             engine.apply_action(s, agent.choose(s, engine.legal_actions(s)))
@@ -253,6 +260,12 @@ def _expect(s: State, sc: Scenario, number: int, text: str) -> list[str]:
         found = any(_strip_ids(value) in line for line in lines)
         if found != (key == "log"):
             return [f"{where}: log {'lacks' if key == 'log' else 'has'} a line with '{value}'"]
+        return []
+    if key in ("offers", "does not offer"):
+        offered = [_strip_ids(describe_action(s, a)) for a in engine.legal_actions(s)]
+        if (_strip_ids(value) in offered) != (key == "offers"):
+            return [f"{where}: the decision {'lacks' if key == 'offers' else 'has'} '{value}'; it offers: "
+                    f"{', '.join(offered) or 'nothing'}"]
         return []
     if key == "result":
         want = {"none": None, "draw": [0] * len(s.players), "all lose": [-1] * len(s.players)}.get(value)

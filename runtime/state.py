@@ -41,6 +41,8 @@ class PlayerState:
     turns_taken: int = 0
     deck_list: list[str] = field(default_factory=list)  # the registered deck, for rebuilding a short deck
     rebuilds: int = 0
+    jokers: list[str] = field(default_factory=list)  # the registered jokers (dealt, or kept in a zone)
+    joker_turn: int = 0  # the last turn a joker was used from a zone other than the hand
 
 
 @dataclass
@@ -57,10 +59,16 @@ class Ctx:
     item: int = -1
     player: int = -1  # the player a lose rule is checked for ('their')
     window: list = field(default_factory=list)  # response window before it resolves: [next player, passes]
+    used: bool | None = None  # a card used at will: whether its controller chose to use it
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""
         return index < len(self.answers) and self.answers[index] is True
+
+
+def copy_of(ctx: Ctx) -> dict:
+    """Return the fields of a context as an independent copy (for Ctx(**...))."""
+    return copy.deepcopy(ctx.__dict__)
 
 
 def _to_plain(obj: Any) -> Any:

@@ -26,6 +26,7 @@ def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0
         ctx = Ctx(base.source, s.cards[base.source].controller, list(base.ability), list(base.params),
                   dict(data))
         if _in_scope(s, ability, ctx) and ability.condition(s, ctx):
+            ctx.event["moves"] = s.cards[base.source].moves  # to tell if the source leaves before its turn
             s.pending.append(ctx)
 
 
@@ -64,22 +65,70 @@ def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:
     return tuple(out)
 
 
-def stack_pending(s: State) -> None:
-    """Order the pending triggers by the ruleset's policy and put them on the stack, in order."""
+def stack_pending(s: State) -> bool:
+    """Order the pending triggers by the ruleset's policy and put them on the stack, in order;
+    return whether any went on the stack (with priority levels, overclock abilities wait)."""
     policy = s.game.ruleset.trigger_order
-    pending = sorted(s.pending, key=lambda c: order_key(s, policy, c.source, c.controller))
-    s.pending = []
+    by_priority = ("priority", ()) in policy
+    if by_priority:
+        pending, s.pending = priority_order(s, s.pending)
+    else:
+        pending = sorted(s.pending, key=lambda c: order_key(s, policy, c.source, c.controller))
+        s.pending = []
     for ctx in pending:
         ctx.item = s.next_id()
         s.stack.append(ctx)
         where = "" if s.cards[ctx.source].face_down else f" ({s.game.ability(ctx.ability).where})"
         s.say(f"{q.shown(s, ctx.source)} triggers{where}")
     # The task agenda is last-in first-out: push so that targets are chosen in order, then the
-    # first trigger resolves first.
+    # first trigger resolves first. With priority levels each ability chooses its targets only
+    # when its turn comes.
+    if by_priority:
+        for ctx in reversed(pending):
+            s.tasks += [["resolve", ctx.item], ["targets", ctx.item]]
+        return bool(pending)
     for ctx in reversed(pending):
         s.tasks.append(["resolve", ctx.item])
     for ctx in reversed(pending):
         s.tasks.append(["targets", ctx.item])
+    return bool(pending)
+
+
+def priority_order(s: State, pending: list[Ctx]) -> tuple[list[Ctx], list[Ctx]]:
+    """Return (the batch to stack now, what waits): level by level, the players alternating, the
+    turn player first; overclock abilities wait until nothing else is on the stack."""
+    waiting = [c for c in pending if (c.event.get("name") == "overclocked" and s.stack) or _after_block(s, c)]
+    ready = [c for c in pending if c not in waiting]
+    n = len(s.players)
+    out: list[Ctx] = []
+    for level in (1, 2, 3, 4):
+        sides = [sorted((c for c in ready if _level(s, c) == level and c.controller == (s.active + k) % n),
+                        key=lambda c: _within(s, c)) for k in range(n)]
+        for i in range(max(map(len, sides))):
+            out += [side[i] for side in sides if i < len(side)]
+    return out, waiting
+
+
+def _after_block(s: State, ctx: Ctx) -> bool:
+    """Set cards that fire on their own answer an attack only once the block is chosen (§10 step 2)."""
+    return (ctx.event.get("name") == "attacks" and s.battle.get("declared") is False
+            and _level(s, ctx) == 2)
+
+
+def _level(s: State, ctx: Ctx) -> int:
+    """Return an ability's priority level: 1 the field, 2 set cards, 3 set cards used at will, 4 overclock."""
+    if ctx.event.get("name") == "overclocked":
+        return 4
+    rs = s.game.ruleset
+    if s.cards[ctx.source].zone != rs.set_zone:
+        return 1
+    return 3 if "used at will" in rs.kind_traits.get(q.kind(s, ctx.source), ()) else 2
+
+
+def _within(s: State, ctx: Ctx) -> tuple[int, int]:
+    """Order within a side: the event's own card first (the attacker, the blocker, the card entering),
+    then left to right (on the field, the order cards were placed)."""
+    return (0 if ctx.event.get("card") == ctx.source else 1, q.position(s, ctx.source))
 
 
 def find_item(s: State, item: int) -> Ctx | None:

@@ -27,7 +27,7 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     s.phase = s.step = ""
     s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
     _expire(s, lambda m: m[0] == "next" and m[1] == s.active)
-    tasks: list[list] = [] if from_phase else [["turn_start"]]
+    tasks: list[list] = [] if from_phase or rs.announces_turn_start else [["turn_start"]]
     names = [p.name for p in rs.phases]
     start = names.index(from_phase) if from_phase else 0
     for pi, phase in enumerate(rs.phases):
@@ -43,6 +43,11 @@ def begin_turn(s: State, from_phase: str = "") -> None:
 
 
 def _turn_start(s: State, task: list) -> None:
+    emit(s, "turn_start", player=s.active)
+
+
+def announce_turn(s: State, ctx: Ctx) -> None:
+    """Procedure: 'at the start of ... turn' abilities trigger now."""
     emit(s, "turn_start", player=s.active)
 
 
@@ -177,7 +182,7 @@ def _play(s: State, task: list) -> None:
     if "enters the field" in traits:
         _enter_field(s, cid, traits)
     else:
-        _cast(s, cid, ctx if effect is not None else None)
+        cast(s, cid, ctx if effect is not None else None)
 
 
 def _pay_cost(s: State, player: int, cost: dict[str, int]) -> str:
@@ -187,7 +192,7 @@ def _pay_cost(s: State, player: int, cost: dict[str, int]) -> str:
     return ", ".join(f"{amount} {r}" for r, amount in cost.items()) or "nothing"
 
 
-def _cast(s: State, cid: int, ctx: Ctx | None) -> None:
+def cast(s: State, cid: int, ctx: Ctx | None) -> None:
     """Put a played card's effect on the stack: targets now, then 'played' triggers, then it resolves."""
     if ctx is None:
         s.tasks += [["spell_done", cid], ["emit", "played", cid]]
@@ -207,7 +212,7 @@ def play_response(s: State, player: int, cid: int, item: int) -> None:
     fx.move(s, cid, "stack")
     s.say(f"P{player + 1} responds with {q.describe(s, cid)}, paying {paid}")
     effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)
-    _cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
+    cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
 
 
 def _enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
@@ -247,7 +252,7 @@ def _attack(s: State, task: list) -> None:
     if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "cant_attack"):
         return
     defender = (s.cards[cid].controller + 1) % len(s.players)
-    s.battle = {"attacker": cid, "blocker": -1, "defender": defender}
+    s.battle = {"attacker": cid, "blocker": -1, "defender": defender, "declared": False}
     s.say(f"{q.describe(s, cid)} attacks P{defender + 1}")
     s.tasks += [["battle_end"], ["battle_won"], ["battle_damage"], ["block"]]
     emit(s, "attacks", card=cid, player=s.cards[cid].controller)
@@ -255,6 +260,7 @@ def _attack(s: State, task: list) -> None:
 
 def _block(s: State, task: list) -> None:
     rs, cid = s.game.ruleset, s.battle["attacker"]
+    s.battle["declared"] = True  # unless the defender is asked below
     if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "unblockable") or rs.blocker is None:
         return
     able = [b for b in q.select(s, rs, rules_ctx(s), rs.blocker)
@@ -263,6 +269,7 @@ def _block(s: State, task: list) -> None:
     if not able:
         return
     if rs.blocker_side == "chosen":
+        s.battle["declared"] = False
         forced = [b for b in able if q.has_flag(s, b, "must_block")]
         s.ask(["choose_blocker"], s.battle["defender"], "block", forced or able, can_stop=not forced,
               stop="no block")
@@ -276,13 +283,20 @@ def _choose_blocker(s: State, task: list) -> None:
 
 
 def declare_blocker(s: State, blocker: int | None) -> None:
-    """Make a card the blocker of the attack under way (None: the defender does not block)."""
+    """Make a card the blocker of the attack under way (None: the defender does not block).
+    Its events come after the abilities that waited for the block to be chosen."""
     cid = s.battle["attacker"]
+    s.battle["declared"] = True
     if blocker is None:
         s.say(f"P{s.battle['defender'] + 1} does not block")
         return
     s.battle["blocker"] = blocker
     s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
+    s.tasks.append(["block_events", blocker])
+
+
+def _block_events(s: State, task: list) -> None:
+    blocker, cid = task[1], s.battle["attacker"]
     emit(s, "blocks", card=blocker, player=s.cards[blocker].controller)
     emit(s, "blocked", card=cid, player=s.cards[cid].controller)
     emit(s, "battled", card=cid, player=s.cards[cid].controller)
@@ -324,11 +338,20 @@ def _battle_won(s: State, task: list) -> None:
 
 
 def _battle_end(s: State, task: list) -> None:
+    b = s.battle
+    s.tasks.append(["battle_over"])  # after the 'finishes a battle' abilities
+    for cid in (b["attacker"], b["blocker"]):
+        if cid >= 0 and s.cards[cid].zone == q.ACTIVE_ZONE:
+            emit(s, "battle_ended", card=cid, player=s.cards[cid].controller)
+
+
+def _battle_over(s: State, task: list) -> None:
+    """Battle end, after its window: the winner's level up (and overclock), then 'wins a battle'."""
     rs, b = s.game.ruleset, s.battle
+    rs.battle_end(s, rules_ctx(s))
     if rs.win_stat:
-        rs.battle_end(s, rules_ctx(s))
         if b.get("winner", -1) >= 0 and s.cards[b["winner"]].zone == q.ACTIVE_ZONE:
-            emit(s, "won_battle", card=b["winner"], player=s.cards[b["winner"]].controller)
+            s.tasks.append(["emit", "won_battle", b["winner"]])  # after the overclock abilities (R-COJ-091)
     s.battle = {}
 
 
@@ -373,6 +396,7 @@ TASKS = {
     "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
     "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
-    "battle_won": _battle_won, "choose_blocker": _choose_blocker,
+    "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
+    "block_events": _block_events,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task,
 }

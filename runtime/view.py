@@ -9,7 +9,7 @@ from runtime.state import State
 def _card(s: State, cid: int, viewer: int | None) -> str:
     c = s.cards[cid]
     if c.face_down and viewer is not None and viewer != c.controller:
-        return f"face-down card#{cid}"
+        return q.shown(s, cid)[2:]  # 'face-down card#7', or with its colour: 'face-down blue card#7'
     parts = [q.describe(s, cid)]
     cost = ", ".join(f"{n} {r}" for r, n in s.game.cards[c.name].cost.items())
     stats = [f"cost {cost}"] if cost and c.zone != "field" else []

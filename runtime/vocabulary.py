@@ -42,6 +42,7 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "overclocks": EventSpec("overclocked", "card"),
     "battles": EventSpec("battled", "card"),  # the attacker and the blocker, when a block is declared
     "wins a battle": EventSpec("won_battle", "card"),
+    "finishes a battle": EventSpec("battle_ended", "card"),  # at battle end, before the winner levels up
     "succeed in a player attack": EventSpec("attack_succeeded", "player"),
     "succeeds in a player attack": EventSpec("attack_succeeded", "player"),
     "receive a player attack": EventSpec("attack_received", "player"),
@@ -97,6 +98,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "LevelChange": EffectSpec("level_change"),
     "LiftRestriction": EffectSpec("lift_restriction"),
     "TakeActions": EffectSpec("take_actions", procedure=True),
+    "AnnounceTurn": EffectSpec("announce_turn", procedure=True),
     "BlockedBy": EffectSpec("blocked_by", static=True),
     "MustBlock": EffectSpec("must_block", static=True),
     "DamageFloor": EffectSpec("damage_floor", static=True),
@@ -112,6 +114,8 @@ ACTIONS: dict[str, str] = {
     "withdraw": "move a card you control from the field to the graveyard (it is not destroyed)",
     "override": "put a hand card on another of the same name: that one goes up a level; then draw 1",
     "discard": "move a card from the hand to the graveyard",
+    "joker": "use a card 'used as a joker' from the zone named by 'from', paying its cost (at most once a "
+             "turn from a zone other than the hand)",
 }
 
 # "can't <restriction>" -> the flag a static ability sets.
@@ -191,11 +195,18 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 # same matching attribute, then goes to the graveyard; "works while set": its abilities work while set.
 KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds",
                "enters with attack restriction", "driven", "overdrives", "set", "reduces costs",
-               "works while set", "counts as KIND")
+               "works while set", "counts as KIND", "used at will", "used as a joker",
+               "deleted instead of graveyard")
+# "used at will": a set card whose ability its controller may use or not when it triggers, paying the
+# card's cost then, and only with a card of the same matching attribute on the field (unless its own is
+# 'colourless').
 # "counts as KIND": filters that name that kind match cards of this kind too (checked by the compiler).
 
 # Ordering keys of a ruleset's trigger order and of turn procedures.
-ORDER_KEYS = ("stat", "kind", "turn_player", "position")
+# "priority": priority levels (Code of Joker §11): the field's abilities, then set cards that fire on
+# their own, then set cards 'used at will'; each level alternates between the players, the turn
+# player first, one ability at a time; abilities of cards reaching the overclock level come last.
+ORDER_KEYS = ("stat", "kind", "turn_player", "position", "priority")
 
 # Durations of temporary effects.
 DURATIONS = ("end of turn", "your next turn")

@@ -22,6 +22,7 @@ from compiler.symbols import collect
 from runtime import engine
 from runtime.agents import RandomAgent
 from runtime.decks import load_deck
+from runtime.defs import RulesetDef
 from runtime.engine import Game
 from runtime.load import load_game
 from runtime.scenario import read_scenario, run_scenario
@@ -216,7 +217,8 @@ def deck_pair(decks: list[list[str]], seed: int) -> list[list[str]]:
 def legal_decks(game: Game, folder: Path) -> list[list[str]]:
     known = {name for name, card in game.cards.items() if not card.token}
     rs = game.ruleset
-    return [load_deck(p, known, rs.deck_size, rs.max_copies) for p in sorted((folder / "decks").glob("*.deck"))]
+    return [load_deck(p, known, rs.deck_size, rs.max_copies, game.joker_names)
+            for p in sorted((folder / "decks").glob("*.deck"))]
 
 
 def mixed_decks(decks: list[list[str]], extra: list[str]) -> list[list[str]]:
@@ -249,10 +251,39 @@ def test_interpreted_definitions_mirror_compiled_ones(duel_pair):
                     for a in mine.abilities] == [
                 (a.kind, a.event, a.phase, a.where, a.has_condition, len(a.targets), len(a.mays), len(a.statics))
                 for a in d.abilities]
-    rs, mine_rs = compiled.ruleset, interp.ruleset
-    for key in ("name", "where", "players", "deck_size", "opening_hand", "kinds", "stats", "resources", "zones",
-                "kind_traits", "trigger_order", "blocker_side", "options"):
-        assert getattr(mine_rs, key) == getattr(rs, key), key
+    assert_same_settings(compiled.ruleset, interp.ruleset)
+
+
+def assert_same_settings(rs, mine_rs) -> None:
+    """Every data setting of a compiled ruleset equals the interpreted one (functions excepted)."""
+    for key, value in vars(RulesetDef).items():
+        if key.startswith("_") or callable(value) or key in ("phases", "turn_end", "checks", "lose_rules"):
+            continue
+        mine, theirs = getattr(mine_rs, key), getattr(rs, key)
+        if key == "actions":  # (name, zone, condition function): the functions differ by nature
+            mine, theirs = [a[:2] + (a[2] is None,) for a in mine], [a[:2] + (a[2] is None,) for a in theirs]
+        assert mine == theirs, key
+
+
+@pytest.fixture(scope="session")
+def joker_pair():
+    """The compiled Code of Joker game (generated/) and the interpreted one (cards/code_of_joker/)."""
+    return load_game("code_of_joker"), interpreted(ROOT, ROOT / "cards" / "code_of_joker")
+
+
+def test_interpreted_code_of_joker_settings_mirror_compiled_ones(joker_pair):
+    compiled, interp = joker_pair
+    assert list(interp.cards) == list(compiled.cards)
+    assert_same_settings(compiled.ruleset, interp.ruleset)
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_random_code_of_joker_games_log_the_same(joker_pair, version):
+    compiled, interp = (g.with_options({"version": version}) for g in joker_pair)
+    decks = [d for d in legal_decks(compiled, ROOT / "cards" / "code_of_joker") if not compiled.check_deck(d)]
+    assert len(decks) >= 2
+    for seed in range(SEEDS // 4):
+        assert_same_game(compiled, interp, deck_pair(decks, seed), seed)
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
@@ -263,11 +294,13 @@ def test_random_simple_duel_games_log_the_same(duel_pair, batch):
         assert_same_game(compiled, interp, deck_pair(decks, seed), seed)
 
 
-def test_scenarios_log_the_same(duel_pair):
-    compiled, interp = duel_pair
+def test_scenarios_log_the_same(duel_pair, joker_pair):
+    pairs = {"simple_duel": duel_pair, "code_of_joker": joker_pair}
     assert SCENARIOS
     for path in SCENARIOS:
-        a = run_scenario(read_scenario(path), compiled)
+        sc = read_scenario(path)
+        compiled, interp = pairs[sc.ruleset]
+        a = run_scenario(sc, compiled)
         b = run_scenario(read_scenario(path), interp)
         assert b.failures == a.failures, path.name
         assert (a.state is None) == (b.state is None), path.name

@@ -1,0 +1,91 @@
+"""Code of Joker, both rule versions: seeded random and greedy games between the sample decks keep
+every invariant after every action and replay byte for byte; the versions differ where the rules say.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime import engine
+from runtime.agents import GreedyAgent, RandomAgent
+from runtime.decks import load_deck
+from runtime.invariants import violations
+from runtime.load import load_game
+from runtime.play import default_decks
+from tests.conftest import ROOT
+
+GAMES = 150  # per version and agent kind: 300 games per version
+DECKS = ROOT / "cards" / "code_of_joker" / "decks"
+
+
+def _game(version: str) -> engine.Game:
+    return load_game("code_of_joker").with_options({"version": version})
+
+
+def _decks(game: engine.Game) -> list[list[str]]:
+    """Return every sample deck these rules accept."""
+    known = {n for n, c in game.cards.items() if not c.token}
+    rs = game.ruleset
+    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, game.joker_names) for p in sorted(DECKS.glob("*.deck"))]
+    return [d for d in lists if not game.check_deck(d)]
+
+
+def _play(game: engine.Game, decks: list[list[str]], seed: int, greedy: bool) -> tuple[engine.State, list]:
+    """Play one game, checking the invariants after every action; return it and its actions."""
+    s = game.new_game(decks, seed)
+    agents = [GreedyAgent(), GreedyAgent()] if greedy else [RandomAgent(seed), RandomAgent(seed + 1)]
+    taken = []
+    while not engine.is_terminal(s):
+        action = agents[s.decision["player"]].choose(s, engine.legal_actions(s))
+        engine.apply_action(s, action)
+        taken.append(action)
+        problems = violations(s)
+        assert not problems, f"seed {seed}: {problems}"
+    assert engine.legal_actions(s) == []
+    return s, taken
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("greedy", [False, True], ids=["random", "greedy"])
+def test_seeded_games_keep_the_invariants_and_replay(version, greedy):
+    game = _game(version)
+    decks = _decks(game)
+    assert len(decks) >= 2, f"fewer than 2 sample decks are legal under {version}"
+    ends = set()
+    for seed in range(GAMES):
+        pair = [decks[seed % len(decks)], decks[(seed + 1) % len(decks)]]
+        s, taken = _play(game, pair, seed, greedy)
+        again = game.new_game(pair, seed)
+        for action in taken:
+            engine.apply_action(again, action)
+        assert again.log == s.log and again.to_json() == s.to_json(), f"seed {seed} does not replay"
+        ends.add(tuple(s.result))
+        for p in s.players:
+            assert p.resources["cp"] <= 12 and p.resources["cp"] >= 0
+    assert len(ends) > 1, f"every game ended the same way: {ends}"
+
+
+def test_versions_differ_where_the_rules_say():
+    v1, v2 = _game("v1"), _game("v2")
+    assert (v1.resources["life"], v2.resources["life"]) == (7, 8)
+    assert (v1.heal_on, v2.heal_on) == ("up", "any")
+    assert v1.jokers is not None and v2.jokers is not None
+    assert (v1.jokers[0], v2.jokers[0]) == (1, 2)
+    assert v1.life_fill is not None and v2.life_fill is not None
+    assert (v1.life_fill[2], v2.life_fill[2]) == ("any", "opponent")
+
+
+def test_unknown_version_is_refused():
+    with pytest.raises(ValueError, match="option 'version' is one of v1, v2, not 'v3'"):
+        _game("v3")
+
+
+def test_default_decks_follow_the_version():
+    for version in ("v1", "v2"):
+        game = _game(version)
+        names = default_decks(ROOT, game)
+        assert len(names) == 2
+        known = {n for n, c in game.cards.items() if not c.token}
+        for name in names:
+            deck = load_deck(DECKS / f"{name}.deck", known, apart=game.joker_names)
+            assert game.check_deck(deck) == []
