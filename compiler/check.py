@@ -441,6 +441,8 @@ class Checker:
             self.error("E105", f"action '{item.name.value}': {said}", item)
         if item.zone is not None:
             self.known(item.zone, "zone", self.sym.zones)
+        if item.kind is not None:
+            self.kind_name(item.kind)
         if item.cond is not None:
             self.cond(item.cond, Scope("ruleset"))
 
@@ -509,7 +511,7 @@ def _effect_word_of(class_name: str) -> str:
              "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
              "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than",
-             "AnnounceTurn": "announce the start of the turn"}
+             "AnnounceTurn": "announce the start of the turn", "DealJokers": "deal jokers"}
     return words[class_name]
 
 

@@ -255,6 +255,8 @@ def effect(e: n.Effect) -> str:
             return "take actions"
         case n.AnnounceTurn():
             return "announce the start of the turn"
+        case n.DealJokers():
+            return "deal jokers"
         case n.BlockedBy(target=t, filter=f):
             return f"{obj(t)} can't be blocked by {filter_(f)}"
         case n.MustBlock(target=t):
@@ -463,7 +465,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
         case n.LoseRule(cond=c, at_once=at_once):
             pr.line(1, f"a player loses when {cond(c)}{', at once' if at_once else ''}.", rule)
         case n.Actions(items=items):
-            said = [i.name.value + (f" {'from' if i.name.value == 'joker' else 'into'} {i.zone.value}" if i.zone else "")
+            said = [i.name.value + (f" {i.kind.value}" if i.kind else "")
+                    + (f" {'from' if i.name.value == 'joker' else 'into'} {i.zone.value}" if i.zone else "")
                     + (f" if {cond(i.cond)}" if i.cond else "") for i in items]
             pr.line(1, f"actions: {', '.join(said)}.", rule)
         case n.Variant(option=option, value=value, rule=inner):

@@ -146,6 +146,8 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
             return "take_actions", []
         case n.AnnounceTurn():
             return "announce_turn", []
+        case n.DealJokers():
+            return "open_dealing", []
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -166,6 +168,8 @@ def perform(rt: Run, name: str, args: list) -> None:
         actions.take_actions(rt.s, rt.ctx)
     elif name == "announce_turn":
         turns.announce_turn(rt.s, rt.ctx)
+    elif name == "open_dealing":
+        actions.open_dealing(rt.s, rt.ctx)
     elif name in ("stage", "play_staged"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     else:
@@ -257,7 +261,7 @@ def _happened(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
         return False
     if isinstance(o, (n.Target, n.TargetPlayer)):
         return bool(fx.target(rt.s, rt.ctx, len(env.targets)))
-    return bool(objects(o, env.fork(), rt) if o is not None else fx.players(rt.s, rt.ctx, "you"))
+    return bool(fx.present(rt.s, objects(o, env.fork(), rt) if o is not None else fx.players(rt.s, rt.ctx, "you")))
 
 
 def _cost_sentence(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
@@ -483,7 +487,8 @@ class Ruleset:
                 self.trigger_order = _order(rule.keys)
             elif isinstance(rule, n.Actions):
                 self.actions = tuple((i.name.value, i.zone.value if i.zone else "",
-                                      _cond_fn(i.cond, env) if i.cond else None) for i in rule.items)
+                                      _cond_fn(i.cond, env) if i.cond else None, i.kind.value if i.kind else "")
+                                     for i in rule.items)
         self.checks = tuple(_sentence_fn(s, env) for r in rs.rules if isinstance(r, n.Checks) for s in r.body)
         self.lose_rules = tuple(_cond_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
 

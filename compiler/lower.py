@@ -89,6 +89,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return "actions.take_actions(s, ctx)"
         case n.AnnounceTurn():
             return "turns.announce_turn(s, ctx)"
+        case n.DealJokers():
+            return "actions.open_dealing(s, ctx)"
         case n.Stage():
             return "turns.stage(s, ctx)"
         case n.PlayStaged(kinds=kinds, order=order):
@@ -133,11 +135,12 @@ def acted_on(e: n.Effect) -> n.Object | None:
 
 def _happened(sentence: n.Sentence, env: Env) -> str:
     """Return code telling whether a sentence has something to act on: its first effect's chosen
-    targets, or else its objects as they are before it runs ('you' when it names none)."""
+    targets, or else its objects as they are before it runs, cards only while they are in play ('you'
+    when it names none)."""
     o = acted_on(sentence.effects[0])
     if isinstance(o, (n.Target, n.TargetPlayer)):
         return f"happened = bool(fx.target(s, ctx, {len(env.targets)}))"
-    return f"happened = bool({obj(o, env) if o is not None else _you_or(None, env)})"
+    return f"happened = bool(fx.present(s, {obj(o, env) if o is not None else _you_or(None, env)}))"
 
 
 def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
@@ -373,7 +376,8 @@ def _actions(rule: n.Actions, env: Env) -> str:
     items = []
     for item in rule.items:
         allow = env.function("allow", SELF_ARGS, [f"return {cond(item.cond, env)}"]) if item.cond else "None"
-        items.append(f"({item.name.value!r}, {item.zone.value if item.zone else ''!r}, {allow})")
+        kind = item.kind.value if item.kind else ""
+        items.append(f"({item.name.value!r}, {item.zone.value if item.zone else ''!r}, {allow}, {kind!r})")
     return "(" + "".join(f"{x}, " for x in items) + ")"
 
 

@@ -509,6 +509,11 @@ class AnnounceTurn(Node):
 
 
 @dataclass(frozen=True)
+class DealJokers(Node):
+    """'deal jokers': from now on this turn, a joker due to the turn player is dealt as soon as it can be."""
+
+
+@dataclass(frozen=True)
 class TakeActions(Node):
     """'take actions': the turn player takes the ruleset's actions, one at a time, until they end."""
 
@@ -542,7 +547,7 @@ Effect = Union[
     DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
-    BlockedBy, MustBlock, DamageFloor, AnnounceTurn,
+    BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers,
 ]
 
 # ---------------------------------------------------------------- sentences and abilities
@@ -773,6 +778,7 @@ class ActionItem(Node):
     name: Name
     zone: Name | None
     cond: Cond | None
+    kind: Name | None = None  # 'discard joker': only cards of this kind
 
 
 @dataclass(frozen=True)

@@ -324,8 +324,14 @@ class _ToAst(Transformer):
 
     def action_item(self, meta, c):
         zone = next((_name(x) for x in c[1:] if isinstance(x, Token)), None)  # 'into' or 'from' a zone
-        cond = _cond_of(c)
-        return n.ActionItem(_loc(meta), _name(c[0]), zone, cond)
+        kind = next((x for x in c[1:] if isinstance(x, n.Name)), None)
+        return n.ActionItem(_loc(meta), _name(c[0]), zone, _cond_of(c), kind)
+
+    def action_kind(self, meta, c):
+        return _name(c[0])
+
+    def deal_jokers(self, meta, c):
+        return n.DealJokers(_loc(meta))
 
     def jokers(self, meta, c):
         parts = dict(c[1:])

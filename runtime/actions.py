@@ -30,10 +30,11 @@ def legal(s: State, player: int) -> list[list]:
     """Return every action the player may take now, as [action, card id] pairs, in a fixed order."""
     rs = s.game.ruleset
     out: list[list] = []
-    for name, zone, allow in rs.actions:
+    for name, zone, allow, kind in rs.actions:
         if allow is None or allow(rs, s, rules_ctx(s)):
             found = _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player)
-            out += [[name, cid] for cid in found if [name, cid] not in out]
+            out += [[name, cid] for cid in found
+                    if [name, cid] not in out and (not kind or kind in s.game.kind_sets[s.cards[cid].name])]
     return out
 
 
@@ -84,9 +85,7 @@ def _pay(s: State, player: int, cid: int) -> str:
         s.cards[used].face_down = False
         fx.move(s, used, "graveyard")
         s.say(f"{q.describe(s, used)} reduces the cost and goes to the graveyard")
-    for r, amount in price.items():
-        s.players[player].resources[r] -= amount
-    return ", ".join(f"{amount} {r}" for r, amount in price.items()) or "nothing"
+    return fx.pay_printed(s, player, price)
 
 
 # ---------------------------------------------------------------- which cards each action may use
@@ -140,21 +139,36 @@ def _discardable(s: State, player: int) -> list[int]:
     return list(s.players[player].zones["hand"])
 
 
+def _joker_cost(s: State, cid: int) -> dict[str, int]:
+    """Return what using a joker costs: its printed cost, less the resource that deals it (that
+    resource was spent when it was dealt)."""
+    dealt_by = s.game.jokers[2] if s.game.jokers else ""
+    return {r: n for r, n in s.game.cards[s.cards[cid].name].cost.items() if r != dealt_by}
+
+
 def _jokers(s: State, player: int, zone: str) -> list[int]:
     """Return the jokers a player may use from a zone: cost payable; from a kept zone, once a turn."""
     p = s.players[player]
     if zone != "hand" and p.joker_turn == s.turn:
         return []
     return [c for c in p.zones.get(zone, ()) if "used as a joker" in _traits(s, c)
-            and _payable(s, player, s.game.cards[s.cards[c].name].cost)]
+            and _payable(s, player, _joker_cost(s, c))]
+
+
+def open_dealing(s: State, ctx: Ctx) -> None:
+    """Procedure: a joker due to the turn player is dealt from now on this turn, as soon as it can be."""
+    s.players[ctx.controller].dealing = s.turn
+    deal_jokers(s)
 
 
 def deal_jokers(s: State) -> None:
-    """Jokers dealt by a full resource: into the hand of the player in their action phase, hand room allowing."""
+    """Deal the turn player a joker whose resource is full: once dealing is open this turn (or in the
+    action phase), between tasks — so right after the effect that filled it — when the hand has room."""
     rule = s.game.jokers
-    if rule is None or not rule[2] or s.stack or not s.tasks or s.tasks[-1][0] != "act":
+    acting = ["act", s.active] in s.tasks  # the action phase is under way
+    if rule is None or not rule[2] or not (acting or s.players[s.active].dealing == s.turn):
         return
-    player, resource = s.tasks[-1][1], rule[2]
+    player, resource = s.active, rule[2]
     p = s.players[player]
     full = s.game.bounds.get(resource, (None, None))[1]
     if not p.jokers or full is None or p.resources.get(resource, 0) < full or not _room(s, player, "hand"):
@@ -261,9 +275,7 @@ def _use_joker(s: State, player: int, cid: int) -> None:
     """Pay a joker's cost and cast its effect; from the hand it goes to the graveyard first (a joker
     kind may be 'deleted instead of graveyard'), from a kept zone it stays there."""
     cdef = s.game.cards[s.cards[cid].name]
-    for r, amount in cdef.cost.items():
-        s.players[player].resources[r] -= amount
-    paid = ", ".join(f"{amount} {r}" for r, amount in cdef.cost.items()) or "nothing"
+    paid = fx.pay_printed(s, player, _joker_cost(s, cid))
     s.say(f"P{player + 1} uses {q.describe(s, cid)}, paying {paid}")
     if s.cards[cid].zone == "hand":
         fx.move(s, cid, "graveyard")

@@ -202,9 +202,10 @@ class RulesetDef:
     short_deck: ClassVar[tuple | None] = None  # (zones set aside, where to) before rebuilding a short deck
     all_lose: ClassVar[str] = "draw"  # when every player loses at once: 'draw' or 'lose'
     round_limit: ClassVar[tuple | None] = None  # (last round, resource compared, tie: 'first'/'second'/'draw')
-    # The action phase: (action, zone or '', condition function or None) for each action the turn
-    # player may take; set_zone is where 'set' puts cards; match_attribute is what 'the same' compares.
-    actions: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    # The action phase: (action, zone or '', condition function or None, only this kind or '') for each
+    # action the turn player may take; set_zone is where 'set' puts cards; matching_attribute is what
+    # 'the same colour' compares.
+    actions: ClassVar[tuple[tuple[str, str, Any, str], ...]] = ()
     set_zone: ClassVar[str] = ""
     matching_attribute: ClassVar[str] = ""
     # (how many, the attribute each must differ in or '', the resource whose fullness deals them or '')

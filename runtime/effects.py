@@ -393,6 +393,11 @@ def overclock(s: State, ctx: Ctx, cid: int) -> None:
     emit(s, "overclocked", card=cid, player=s.cards[cid].controller)
 
 
+def present(s: State, objs: list[int]) -> list[int]:
+    """Return the players, and the cards still in play (their abilities work where they are)."""
+    return [x for x in objs if q.is_player(x) or q.working(s, x)]
+
+
 def entered_this_turn(s: State, objs: list[int]) -> bool:
     cards = _on_field(s, objs)
     return bool(cards) and all(s.cards[x].entered == s.turn for x in cards)
@@ -485,6 +490,13 @@ def remove(s: State, ctx: Ctx, objs: list[int], amount: int | None, name: str) -
 
 
 # ---------------------------------------------------------------- costs
+
+
+def pay_printed(s: State, player: int, cost: dict[str, int]) -> str:
+    """Pay a card's cost (checked payable before); return it as the log writes it ('2 cp, 30 gauge')."""
+    for r, amount in cost.items():
+        s.players[player].resources[r] -= amount
+    return ", ".join(f"{amount} {r}" for r, amount in cost.items()) or "nothing"
 
 
 def can_pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:

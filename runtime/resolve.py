@@ -11,7 +11,7 @@ from runtime import query as q
 from runtime.defs import Ability, TargetSpec
 from runtime.ending import GameOver
 from runtime.state import Ctx, State, copy_of
-from runtime.triggers import find_item
+from runtime.triggers import announce, find_item
 
 
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
@@ -44,10 +44,13 @@ def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
         reason = "has left before its turn; it does not activate"
     elif ab.has_condition and not ab.condition(s, ctx):
         reason = "its condition does not hold when its turn comes; it does not activate"
+    elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not has_targets(s, ab, ctx):
+        reason = "has no legal target; it cannot be used"
     elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not changes_board(s, ab, ctx):
         reason = "would have no effect; it cannot be used"
     elif ctx.used is None and "used at will" in s.game.ruleset.kind_traits.get(q.kind(s, c.id), ()):
         if usable(s, ab, ctx):
+            announce(s, ctx)
             s.ask(task, ctx.controller, "use", [c.id], item=ctx.item, can_stop=True, stop="pass")
             return False
         reason = "cannot be used now"
@@ -55,6 +58,9 @@ def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
         s.say(f"{q.shown(s, ctx.source)} {reason}")
         s.stack.remove(ctx)
         return False
+    if ctx.used is None:  # announced once, even if its targets take a decision
+        announce(s, ctx)
+        ctx.used = True
     return True
 
 
@@ -114,9 +120,7 @@ def use(s: State, player: int, item: int, yes: bool) -> None:
         s.stack.remove(ctx)
         s.say(f"P{player + 1} does not use {q.shown(s, ctx.source)}")
         return
-    for r, n in cdef.cost.items():
-        s.players[player].resources[r] -= n
-    paid = ", ".join(f"{n} {r}" for r, n in cdef.cost.items()) or "nothing"
+    paid = fx.pay_printed(s, player, cdef.cost)
     s.say(f"P{player + 1} uses {q.describe(s, ctx.source)}, paying {paid}")
 
 

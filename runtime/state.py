@@ -43,6 +43,7 @@ class PlayerState:
     rebuilds: int = 0
     jokers: list[str] = field(default_factory=list)  # the registered jokers (dealt, or kept in a zone)
     joker_turn: int = 0  # the last turn a joker was used from a zone other than the hand
+    dealing: int = 0  # the turn jokers due to this player began to be dealt ('deal jokers')
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Ctx:
     item: int = -1
     player: int = -1  # the player a lose rule is checked for ('their')
     window: list = field(default_factory=list)  # response window before it resolves: [next player, passes]
-    used: bool | None = None  # a card used at will: whether its controller chose to use it
+    used: bool | None = None  # priority levels: set once its turn came (used at will: whether it was used)
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""

@@ -20,12 +20,14 @@ def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0
         return
     data = {"name": event, "card": card, "player": player, "amount": amount, "source": source,
             "phase": phase}
+    # With priority levels a condition is checked when the ability's turn comes (§13), not now.
+    later = ("priority", ()) in s.game.ruleset.trigger_order
     for ability, base in listeners:
         if q.has_flag(s, base.source, "silenced"):
             continue  # Silence: the card's abilities do not activate (its statics still apply)
         ctx = Ctx(base.source, s.cards[base.source].controller, list(base.ability), list(base.params),
                   dict(data))
-        if _in_scope(s, ability, ctx) and ability.condition(s, ctx):
+        if _in_scope(s, ability, ctx) and (later or ability.condition(s, ctx)):
             ctx.event["moves"] = s.cards[base.source].moves  # to tell if the source leaves before its turn
             s.pending.append(ctx)
 
@@ -78,8 +80,8 @@ def stack_pending(s: State) -> bool:
     for ctx in pending:
         ctx.item = s.next_id()
         s.stack.append(ctx)
-        where = "" if s.cards[ctx.source].face_down else f" ({s.game.ability(ctx.ability).where})"
-        s.say(f"{q.shown(s, ctx.source)} triggers{where}")
+        if not by_priority:  # with priority levels an ability is announced when its turn comes
+            announce(s, ctx)
     # The task agenda is last-in first-out: push so that targets are chosen in order, then the
     # first trigger resolves first. With priority levels each ability chooses its targets only
     # when its turn comes.
@@ -92,6 +94,12 @@ def stack_pending(s: State) -> bool:
     for ctx in reversed(pending):
         s.tasks.append(["targets", ctx.item])
     return bool(pending)
+
+
+def announce(s: State, ctx: Ctx) -> None:
+    """Log that an ability triggers (a face-down card's ability without naming where it is written)."""
+    where = "" if s.cards[ctx.source].face_down else f" ({s.game.ability(ctx.ability).where})"
+    s.say(f"{q.shown(s, ctx.source)} triggers{where}")
 
 
 def priority_order(s: State, pending: list[Ctx]) -> tuple[list[Ctx], list[Ctx]]:

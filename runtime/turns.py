@@ -177,19 +177,12 @@ def _play(s: State, task: list) -> None:
         c.face_down = False
         fx.move(s, cid, "hand")
         return
-    paid = _pay_cost(s, c.controller, cdef.cost)
+    paid = fx.pay_printed(s, c.controller, cdef.cost)
     s.say(f"P{c.controller + 1} plays {q.shown(s, cid)}, paying {paid}")
     if "enters the field" in traits:
         _enter_field(s, cid, traits)
     else:
         cast(s, cid, ctx if effect is not None else None)
-
-
-def _pay_cost(s: State, player: int, cost: dict[str, int]) -> str:
-    """Pay a card's printed cost (checked payable before); return it as the log writes it."""
-    for r, amount in cost.items():
-        s.players[player].resources[r] -= amount
-    return ", ".join(f"{amount} {r}" for r, amount in cost.items()) or "nothing"
 
 
 def cast(s: State, cid: int, ctx: Ctx | None) -> None:
@@ -208,7 +201,7 @@ def play_response(s: State, player: int, cid: int, item: int) -> None:
     assert waiting is not None
     waiting.window = [(player + 1) % len(s.players), 0]
     cdef = s.game.cards[s.cards[cid].name]
-    paid = _pay_cost(s, player, cdef.cost)
+    paid = fx.pay_printed(s, player, cdef.cost)
     fx.move(s, cid, "stack")
     s.say(f"P{player + 1} responds with {q.describe(s, cid)}, paying {paid}")
     effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)

@@ -99,6 +99,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "LiftRestriction": EffectSpec("lift_restriction"),
     "TakeActions": EffectSpec("take_actions", procedure=True),
     "AnnounceTurn": EffectSpec("announce_turn", procedure=True),
+    "DealJokers": EffectSpec("open_dealing", procedure=True),
     "BlockedBy": EffectSpec("blocked_by", static=True),
     "MustBlock": EffectSpec("must_block", static=True),
     "DamageFloor": EffectSpec("damage_floor", static=True),

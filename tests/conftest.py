@@ -63,10 +63,11 @@ def cards_snapshot(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def project(tmp_path: Path, cards_snapshot: Path) -> Path:
-    """Return a project folder holding a copy of the repository's cards/ and nothing else."""
+    """Return a project folder holding a copy of the Simple Duel card folder and nothing else (the
+    build machinery is the same for every ruleset; one keeps these tests fast)."""
     root = tmp_path / "project"
-    root.mkdir()
-    shutil.copytree(cards_snapshot, root / "cards")
+    (root / "cards").mkdir(parents=True)
+    shutil.copytree(cards_snapshot / "simple_duel", root / "cards" / "simple_duel")
     return root
 
 

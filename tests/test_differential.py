@@ -261,7 +261,7 @@ def assert_same_settings(rs, mine_rs) -> None:
             continue
         mine, theirs = getattr(mine_rs, key), getattr(rs, key)
         if key == "actions":  # (name, zone, condition function): the functions differ by nature
-            mine, theirs = [a[:2] + (a[2] is None,) for a in mine], [a[:2] + (a[2] is None,) for a in theirs]
+            mine, theirs = [(*a[:2], a[2] is None, a[3]) for a in mine], [(*a[:2], a[2] is None, a[3]) for a in theirs]
         assert mine == theirs, key
 
 

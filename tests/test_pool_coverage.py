@@ -15,7 +15,7 @@ POOLS = sorted(p for p in (ROOT / "cards").iterdir() if (p / "ruleset.card").exi
 # Attributes parse and compile but nothing reads them yet (attribute filters are planned).
 RULESET_ONLY = {"AttrsDecl", "AttrItem", "Stage", "PlayStaged", "AttackAll", "Attacker", "Blocker", "OrderKey", "Setting", "KindRule",
                 "ZoneDecl", "Step", "Phase", "Turn", "Battle", "TriggerOrder", "Checks", "LoseRule", "Ruleset",
-                "Variant", "Actions", "ActionItem", "TakeActions", "AnnounceTurn", "ChosenBlocker"}
+                "Variant", "Actions", "ActionItem", "TakeActions", "AnnounceTurn", "ChosenBlocker", "DealJokers"}
 
 
 def _walk(node, counts: Counter) -> None:

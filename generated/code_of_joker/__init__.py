@@ -2,6 +2,7 @@
 """Every card, keyword and status of the ruleset code_of_joker, and the ruleset itself."""
 
 from generated.code_of_joker import cases_effects
+from generated.code_of_joker import cases_timing
 from generated.code_of_joker import evolutions
 from generated.code_of_joker import intercepts
 from generated.code_of_joker import jokers
@@ -163,6 +164,25 @@ CARDS = {
     "Tidebind Clasp": intercepts.TidebindClasp,
     "Tidecaller Nix": units.TidecallerNix,
     "Tidewall Guardian": units.TidewallGuardian,
+    "Timing Banner Bearer": cases_timing.TimingBannerBearer,
+    "Timing Blood Price": cases_timing.TimingBloodPrice,
+    "Timing Brawler": cases_timing.TimingBrawler,
+    "Timing Census Taker": cases_timing.TimingCensusTaker,
+    "Timing Clash Horn": cases_timing.TimingClashHorn,
+    "Timing Drill Sergeant": cases_timing.TimingDrillSergeant,
+    "Timing Drumbeat": cases_timing.TimingDrumbeat,
+    "Timing Eager Recruit": cases_timing.TimingEagerRecruit,
+    "Timing Echo Snare": cases_timing.TimingEchoSnare,
+    "Timing Echo Ward": cases_timing.TimingEchoWard,
+    "Timing Hand Reader": cases_timing.TimingHandReader,
+    "Timing Last Word": cases_timing.TimingLastWord,
+    "Timing Recall Adept": cases_timing.TimingRecallAdept,
+    "Timing Shield Drum": cases_timing.TimingShieldDrum,
+    "Timing Surge Adept": cases_timing.TimingSurgeAdept,
+    "Timing Tuner": cases_timing.TimingTuner,
+    "Timing Veterans' Standard": cases_timing.TimingVeteransStandard,
+    "Timing Watchful Eye": cases_timing.TimingWatchfulEye,
+    "Timing Welcome Bell": cases_timing.TimingWelcomeBell,
     "Tobiah's Grave Summons": jokers.TobiahSGraveSummons,
     "Tobiah's Soul Tithe": jokers.TobiahSSoulTithe,
     "Torchbearer Rebel": units.TorchbearerRebel,
