@@ -49,7 +49,7 @@ def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
     elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not changes_board(s, ab, ctx):
         reason = "would have no effect; it cannot be used"
     elif ctx.used is None and "used at will" in s.game.ruleset.kind_traits.get(q.kind(s, c.id), ()):
-        if usable(s, ab, ctx):
+        if usable(s, ctx):
             announce(s, ctx)
             s.ask(task, ctx.controller, "use", [c.id], item=ctx.item, can_stop=True, stop="pass")
             return False
@@ -73,7 +73,7 @@ def changes_board(s: State, ab: Ability, ctx: Ctx) -> bool:
     for choice in first or [None]:
         copy = s.snapshot()
         trial = Ctx(**copy_of(ctx))
-        trial.targets = [[[x, -1 if x is None or q.is_player(x) else s.cards[x].moves]] if x is not None else []
+        trial.targets = [[[x, -1 if q.is_player(x) else s.cards[x].moves]] if x is not None else []
                          for x in [choice] + [_any(s, ab, ctx, spec) for spec in ab.targets[1:]]]
         try:
             ab.resolve(copy, trial)
@@ -96,9 +96,9 @@ def _board(s: State) -> tuple:
              for c in s.cards])
 
 
-def usable(s: State, ab: Ability, ctx: Ctx) -> bool:
-    """Return whether a card used at will can be used: its cost paid, a card of its matching attribute
-    on its controller's field (unless it is colourless), and a legal target for every slot."""
+def usable(s: State, ctx: Ctx) -> bool:
+    """Return whether a card used at will can be used (its targets are checked before): its cost can be
+    paid, and a card of its matching attribute is on its controller's field (unless it is colourless)."""
     rs, cdef = s.game.ruleset, s.game.cards[s.cards[ctx.source].name]
     if any(s.players[ctx.controller].resources.get(r, 0) < n for r, n in cdef.cost.items()):
         return False
@@ -107,7 +107,7 @@ def usable(s: State, ab: Ability, ctx: Ctx) -> bool:
     if mine != "colourless" and not any(
             s.game.cards[s.cards[u].name].attributes.get(rs.matching_attribute) == mine for u in field):
         return False
-    return has_targets(s, ab, ctx)
+    return True
 
 
 def use(s: State, player: int, item: int, yes: bool) -> None:
