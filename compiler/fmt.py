@@ -104,6 +104,8 @@ def cond(c: n.Cond) -> str:
             return name.value
         case n.Lacks(name=name):
             return f"no {name.value}"
+        case n.HasAbilities(present=present):
+            return "abilities" if present else "no abilities"
         case n.Controls(player=player, quantity=quantity, filter=f):
             verb = "control" if isinstance(player, n.PlayerRef) and player.word == "you" else "controls"
             return f"{obj(player)} {verb} {quantity} {filter_(f)}"

@@ -163,6 +163,8 @@ def test(c: n.Cond, env: Env, rt: Walk) -> bool:
             return fx.has(rt.s, [rt.candidate()], name.value) if rt else False
         case n.Lacks(name=name):
             return (not fx.has(rt.s, [rt.candidate()], name.value)) if rt else False
+        case n.HasAbilities(present=present):
+            return fx.has_abilities(rt.s, [rt.candidate()]) == present if rt else False
         case n.Controls(player=player, quantity=quantity, filter=f):
             return _controls(player, quantity, f, env, rt)
         case n.SeatIs(player=player, seat=seat):

@@ -127,6 +127,8 @@ def cond(c: n.Cond, env: Env) -> str:
             return f"fx.has(s, [c], {name.value!r})"
         case n.Lacks(name=name):
             return f"(not fx.has(s, [c], {name.value!r}))"
+        case n.HasAbilities(present=present):
+            return f"({'' if present else 'not '}fx.has_abilities(s, [c]))"
         case n.Controls(player=player, quantity=quantity, filter=f):
             control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
             counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control)})"

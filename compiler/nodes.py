@@ -174,6 +174,14 @@ class Lacks(Node):
 
 
 @dataclass(frozen=True)
+class HasAbilities(Node):
+    """'with abilities' / 'with no abilities': whether the candidate has any ability (printed, from a
+    keyword, granted); a state such as attack restriction is not an ability."""
+
+    present: bool
+
+
+@dataclass(frozen=True)
 class Controls(Node):
     player: Object
     quantity: str
@@ -233,7 +241,7 @@ class OptionIs(Node):
     value: Name
 
 
-Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, Controls, SeatIs, InState, WonBattle,
+Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, HasAbilities, Controls, SeatIs, InState, WonBattle,
              EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation]
 
 # ---------------------------------------------------------------- objects

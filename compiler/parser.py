@@ -561,6 +561,12 @@ class _ToAst(Transformer):
     def has_self(self, meta, c):
         return n.HasSelf(_loc(meta), _name(c[0]))
 
+    def with_abilities(self, meta, c):
+        return n.HasAbilities(_loc(meta), True)
+
+    def without_abilities(self, meta, c):
+        return n.HasAbilities(_loc(meta), False)
+
     def lacks(self, meta, c):
         return n.Lacks(_loc(meta), _name(c[0]))
 

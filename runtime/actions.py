@@ -13,7 +13,7 @@ from runtime import query as q
 from runtime.ending import rules_ctx
 from runtime.state import Ctx, State
 from runtime.triggers import emit
-from runtime.turns import cast
+from runtime.turns import cast, enter_field
 
 
 def take_actions(s: State, ctx: Ctx) -> None:
@@ -221,16 +221,12 @@ def _enter(s: State, cid: int, base: int | None) -> None:
     if base is not None:
         fx.move(s, base, "graveyard")
         s.say(f"{q.describe(s, base)} goes under and to the graveyard")
-    fx.move(s, cid, q.ACTIVE_ZONE)
+    enter_field(s, cid, _traits(s, cid))
     if index is not None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())
     if acted:
         s.cards[cid].flags["acted"] = None  # an overdriven card keeps the action right of the one under it
-    elif base is None and "enters with attack restriction" in _traits(s, cid):
-        s.cards[cid].flags["restricted"] = None
-    emit(s, "summoned", card=cid, player=player)
-    emit(s, "entered", card=cid, player=player)
     if base is not None and s.cards[cid].level == s.game.ruleset.overclock_at:
         fx.overclock(s, rules_ctx(s), cid)
 

@@ -108,6 +108,15 @@ def div(a: int, b: int, rounding: str) -> int:
     return -(-a // b) if rounding == "up" else a // b
 
 
+def has_abilities(s: State, objs: list[int]) -> bool:
+    """Return whether the first card has any ability now: printed, from its keywords, or granted."""
+    if not objs or q.is_player(objs[0]):
+        return False
+    c = s.cards[objs[0]]
+    cdef = s.game.cards[c.name]
+    return bool(cdef.abilities or cdef.keywords or c.granted or q.statics_on(s, c.id, "grant"))
+
+
 def has(s: State, objs: list[int], name: str) -> bool:
     return any(not q.is_player(x) and q.has_name(s, x, name) for x in objs)
 

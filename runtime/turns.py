@@ -180,7 +180,7 @@ def _play(s: State, task: list) -> None:
     paid = fx.pay_printed(s, c.controller, cdef.cost)
     s.say(f"P{c.controller + 1} plays {q.shown(s, cid)}, paying {paid}")
     if "enters the field" in traits:
-        _enter_field(s, cid, traits)
+        enter_field(s, cid, traits)
     else:
         cast(s, cid, ctx if effect is not None else None)
 
@@ -208,7 +208,8 @@ def play_response(s: State, player: int, cid: int, item: int) -> None:
     cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
 
 
-def _enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
+def enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
+    """Put a card onto the field as its kind says (face down, with attack restriction) and announce it."""
     face_down = s.cards[cid].face_down
     fx.move(s, cid, "field")
     s.cards[cid].face_down = face_down

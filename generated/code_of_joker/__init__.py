@@ -77,6 +77,7 @@ CARDS = {
     "Halo Vanguard": units.HaloVanguard,
     "Harbor Watchkeeper": units.HarborWatchkeeper,
     "Hexweaver": units.Hexweaver,
+    "Hushing Warden": units.HushingWarden,
     "Ilse's Noon Verdict": jokers.IlseSNoonVerdict,
     "Ilse's Sanctuary": jokers.IlseSSanctuary,
     "Infernal Warlord": evolutions.InfernalWarlord,
