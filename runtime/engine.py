@@ -244,7 +244,7 @@ def apply_action(s: State, action: Action) -> None:
     elif kind == "onto":
         actions.perform_onto(s, d["player"], x)
     elif d["kind"] == "use":
-        resolve.use(s, d["player"], d["item"], kind == "use")
+        resolve.use(s, d["player"], x if kind == "use" else None)
     elif kind in ("block", "no block"):
         turns.declare_blocker(s, x if kind == "block" else None)
     elif kind in ("mulligan", "keep"):

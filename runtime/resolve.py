@@ -48,12 +48,6 @@ def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
         reason = "has no legal target; it cannot be used"
     elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not changes_board(s, ab, ctx):
         reason = "would have no effect; it cannot be used"
-    elif ctx.used is None and "used at will" in s.game.ruleset.kind_traits.get(q.kind(s, c.id), ()):
-        if usable(s, ctx):
-            announce(s, ctx)
-            s.ask(task, ctx.controller, "use", [c.id], item=ctx.item, can_stop=True, stop="pass")
-            return False
-        reason = "cannot be used now"
     if reason:
         s.say(f"{q.shown(s, ctx.source)} {reason}")
         s.stack.remove(ctx)
@@ -110,18 +104,60 @@ def usable(s: State, ctx: Ctx) -> bool:
     return True
 
 
-def use(s: State, player: int, item: int, yes: bool) -> None:
-    """Record a choice to use (paying the card's cost) or pass a card used at will."""
-    ctx = find_item(s, item)
-    assert ctx is not None
-    ctx.used = yes
-    cdef = s.game.cards[s.cards[ctx.source].name]
-    if not yes:
-        s.stack.remove(ctx)
-        s.say(f"P{player + 1} does not use {q.shown(s, ctx.source)}")
+def at_will_task(s: State, task: list) -> None:
+    """Priority level 3 (§11): the players alternate, the turn player first; each in turn uses one of
+    their usable cards (paying its cost) or passes; two passes in a row end the level."""
+    _, k, passes, items = task
+    if k == 0 and passes == 0:  # the level begins: say which cards cannot be used (they stay set)
+        for waiting in [c for c in (find_item(s, i) for i in items) if c is not None]:
+            reason = _unusable(s, waiting)
+            if reason:
+                s.say(f"{q.shown(s, waiting.source)} {reason}")
+                s.stack.remove(waiting)
+                items = [i for i in items if i != waiting.item]
+        task[3] = items
+    if passes >= 2 or not items:
+        for left in [c for c in (find_item(s, i) for i in items) if c is not None]:
+            s.stack.remove(left)  # what nobody used stays set
         return
-    paid = fx.pay_printed(s, player, cdef.cost)
-    s.say(f"P{player + 1} uses {q.describe(s, ctx.source)}, paying {paid}")
+    player = (s.active + k) % len(s.players)
+    mine = [ctx for ctx in (find_item(s, i) for i in items) if ctx is not None and ctx.controller == player
+            and not _unusable(s, ctx)]
+    if not mine:
+        s.tasks.append(["at_will", k + 1, passes + 1, items])
+        return
+    s.ask(task, player, "use", [ctx.source for ctx in mine], can_stop=True, stop="pass")
+
+
+def _unusable(s: State, ctx: Ctx) -> str:
+    """Return why a card used at will cannot be used now (§3.4, §7.4, §13), or '' if it can."""
+    ab, c = s.game.ability(ctx.ability), s.cards[ctx.source]
+    if c.moves != ctx.event.get("moves", c.moves):
+        return "has left before its turn; it does not activate"
+    if ab.has_condition and not ab.condition(s, ctx):
+        return "its condition does not hold when its turn comes; it does not activate"
+    if not has_targets(s, ab, ctx):
+        return "has no legal target; it cannot be used"
+    if not usable(s, ctx):
+        return "cannot be used now"
+    return "" if changes_board(s, ab, ctx) else "would have no effect; it cannot be used"
+
+
+def use(s: State, player: int, cid: int | None) -> None:
+    """Record a choice at level 3: use a card (paying its cost; it resolves now) or pass."""
+    _, k, passes, items = s.tasks.pop()
+    chosen = [i for i in items if (ctx := find_item(s, i)) is not None and ctx.source == cid]
+    if cid is None or not chosen:
+        s.say(f"P{player + 1} passes")
+        s.tasks.append(["at_will", k + 1, passes + 1, items])
+        return
+    ctx = find_item(s, chosen[0])
+    assert ctx is not None
+    ctx.used = True
+    paid = fx.pay_printed(s, player, s.game.cards[s.cards[cid].name].cost)
+    s.say(f"P{player + 1} uses {q.describe(s, cid)}, paying {paid}")
+    s.tasks.append(["at_will", k + 1, 0, [i for i in items if i != ctx.item]])
+    s.tasks += [["resolve", ctx.item], ["targets", ctx.item]]
 
 
 def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) -> bool:

@@ -86,7 +86,10 @@ def stack_pending(s: State) -> bool:
     # first trigger resolves first. With priority levels each ability chooses its targets only
     # when its turn comes.
     if by_priority:
-        for ctx in reversed(pending):
+        at_will = [c.item for c in pending if _level(s, c) == 3]
+        if at_will:  # level 3 runs last: the players alternate, each using one card or passing
+            s.tasks.append(["at_will", 0, 0, at_will])
+        for ctx in reversed([c for c in pending if c.item not in at_will]):
             s.tasks += [["resolve", ctx.item], ["targets", ctx.item]]
         return bool(pending)
     for ctx in reversed(pending):

@@ -392,5 +392,5 @@ TASKS = {
     "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
     "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
     "block_events": _block_events,
-    "targets": resolve.targets_task, "resolve": resolve.resolve_task,
+    "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
 }
