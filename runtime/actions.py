@@ -198,7 +198,10 @@ def perform(s: State, player: int, action: str, cid: int) -> None:
 
 
 def end_actions(s: State, player: int) -> None:
+    """End the action phase; a joker that fills from now on (time left at turn end) waits for the next
+    turn's dealing (R-COJ-121 a)."""
     s.tasks.pop()
+    s.players[player].dealing = 0
     s.say(f"P{player + 1} ends the action phase")
 
 
