@@ -29,25 +29,16 @@ def targets_task(s: State, task: list) -> None:
     ctx = find_item(s, task[1])
     if ctx is None:
         return
-    if ("priority", ()) in s.game.ruleset.trigger_order and not _its_turn(s, task, ctx):
+    if ("priority", ()) in s.game.ruleset.trigger_order and not _its_turn(s, ctx):
         return
     _choose(s, task, ctx, s.game.ability(ctx.ability), at_resolution=False)
 
 
-def _its_turn(s: State, task: list, ctx: Ctx) -> bool:
-    """Priority levels: when an ability's turn comes, its source must not have left (unless the event
-    is its own leaving), its condition must hold, and a card used at will is used or passed."""
-    ab, c = s.game.ability(ctx.ability), s.cards[ctx.source]
-    own_exit = ctx.event.get("card") == ctx.source and ctx.event.get("name") in ("destroyed", "left")
-    reason = ""
-    if c.moves != ctx.event.get("moves", c.moves) and not own_exit:
-        reason = "has left before its turn; it does not activate"
-    elif ab.has_condition and not ab.condition(s, ctx):
-        reason = "its condition does not hold when its turn comes; it does not activate"
-    elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not has_targets(s, ab, ctx):
-        reason = "has no legal target; it cannot be used"
-    elif c.zone == s.game.ruleset.set_zone and ctx.used is None and not changes_board(s, ab, ctx):
-        reason = "would have no effect; it cannot be used"
+def _its_turn(s: State, ctx: Ctx) -> bool:
+    """Priority levels: return whether an ability activates now that its turn has come (announcing it
+    once); if it cannot, say why and take it off the stack."""
+    set_card = s.cards[ctx.source].zone == s.game.ruleset.set_zone and ctx.used is None
+    reason = _unusable(s, ctx, set_card, at_will=False)
     if reason:
         s.say(f"{q.shown(s, ctx.source)} {reason}")
         s.stack.remove(ctx)
@@ -129,16 +120,21 @@ def at_will_task(s: State, task: list) -> None:
     s.ask(task, player, "use", [ctx.source for ctx in mine], can_stop=True, stop="pass")
 
 
-def _unusable(s: State, ctx: Ctx) -> str:
-    """Return why a card used at will cannot be used now (§3.4, §7.4, §13), or '' if it can."""
+def _unusable(s: State, ctx: Ctx, set_card: bool = True, at_will: bool = True) -> str:
+    """Return why an ability cannot activate when its turn comes (§13), or '' if it can: its source
+    left (unless the event is its own leaving) or its condition fails; a set card also needs a legal
+    target and a use that changes the board (§7.4), and one used at will its colour and cost (§3.4)."""
     ab, c = s.game.ability(ctx.ability), s.cards[ctx.source]
-    if c.moves != ctx.event.get("moves", c.moves):
+    own_exit = ctx.event.get("card") == ctx.source and ctx.event.get("name") in ("destroyed", "left")
+    if c.moves != ctx.event.get("moves", c.moves) and not own_exit:
         return "has left before its turn; it does not activate"
     if ab.has_condition and not ab.condition(s, ctx):
         return "its condition does not hold when its turn comes; it does not activate"
+    if not set_card:
+        return ""
     if not has_targets(s, ab, ctx):
         return "has no legal target; it cannot be used"
-    if not usable(s, ctx):
+    if at_will and not usable(s, ctx):
         return "cannot be used now"
     return "" if changes_board(s, ab, ctx) else "would have no effect; it cannot be used"
 
