@@ -85,6 +85,25 @@ GAMES = (("simple_duel", "simple_duel", {}), ("code_of_joker v1", "code_of_joker
          ("code_of_joker v2", "code_of_joker", {"version": "v2"}))
 
 
+def bench_battles(battles: int) -> dict[str, float]:
+    """Return battles per second, ms per battle, actions and hits per battle over random legal parties."""
+    import random
+
+    from runtime.battle.fuzz import random_party
+    from runtime.battle.play import battle, budget_of
+    from runtime.battle.rules import load_rules
+
+    rules = load_rules("marguerite")
+    budget = budget_of(rules)
+    rng = random.Random(1)
+    pairs = [(random_party(rules, rng, budget), random_party(rules, rng, budget)) for _ in range(battles)]
+    done = []
+    seconds = _timed(lambda: done.extend(battle(rules, a, b, {}) for a, b in pairs))
+    return {"battles per second": battles / seconds, "ms per battle": 1000 * seconds / battles,
+            "actions per battle": statistics.mean(s.actions for s in done),
+            "hits per battle": statistics.mean(s.hits for s in done)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=300)
@@ -94,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build()}
     for label, ruleset, options in GAMES:
         figures[label] = {**bench_games(ruleset, args.games, options), **bench_memory(ruleset, 50, options)}
+    figures["Marguerite battles (random legal parties)"] = bench_battles(args.games)
     print(f"| benchmark ({args.games} random games each, one core) | value |")
     print("|---|---|")
     for label, values in figures.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from compiler import nodes as n
+from compiler.check_battle import BattleChecks
 from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
 from compiler.symbols import Symbols, singular
 from runtime import vocabulary as v
@@ -33,10 +34,12 @@ class Scope:
     targets: int = 0
     static: bool = False
     amount: bool = False  # the triggering event has an amount ('the amount')
+    battle_refs: tuple[str, ...] = ()  # 'the target', 'the actor', ... where they mean something
+    damage: bool = False  # 'the damage' of a hit means something here
 
 
 @dataclass
-class Checker:
+class Checker(BattleChecks):
     sym: Symbols
     path: str = ""
     errors: list[Diagnostic] = field(default_factory=list)
@@ -67,6 +70,8 @@ class Checker:
                 self.abilities(item.abilities, Scope("keyword", tuple(p.value for p in item.params)))
             elif isinstance(item, n.StatusDef):
                 self.status(item)
+            elif isinstance(item, n.EnchantmentDef):
+                self.enchantment(item)
             elif isinstance(item, n.Ruleset):
                 self.ruleset(item)
 
@@ -84,6 +89,9 @@ class Checker:
         for part in card.parts:
             self.card_part(part)
         kind = kinds[0].kind.value if kinds else ""
+        if self.sym.battle:
+            self.battle_card(card, kind)
+            return
         resolves = {"resolves", "used as a joker"} & set(self._traits().get(kind, ()))
         for a in card.abilities:
             if isinstance(a, n.SpellEffect) and kind and not resolves:
@@ -121,9 +129,10 @@ class Checker:
         self.error("E106", f"{found}, but {allowed}", node)
 
     def keyword_use(self, k: n.KeywordUse) -> None:
-        if not self.known(k.name, "keyword", self.sym.keywords):
+        table: dict[str, n.KeywordDef | n.EnchantmentDef] = {**self.sym.keywords, **self.sym.enchantments}
+        if not self.known(k.name, "enchantment" if self.sym.battle else "keyword", table):
             return
-        want = len(self.sym.keywords[k.name.value].params)
+        want = len(table[k.name.value].params)
         if len(k.args) != want:
             self.error("E107", f"keyword '{k.name.value}' takes {want} argument{'s' * (want != 1)}, "
                                f"found {len(k.args)}", k)
@@ -135,6 +144,7 @@ class Checker:
                 self.error("E104", f"status '{st.name.value}' has '{key}' twice", st)
             seen.add(key)
         self.abilities(st.abilities, Scope("status"))
+        self.hooks(st)
 
     # ------------------------------------------------------------ abilities and sentences
 
@@ -219,6 +229,7 @@ class Checker:
         if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
             self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
         self.effect_names(e, scope)
+        self.battle_effect(e, spec, word, scope)
         if type(e).__name__ in CARD_ONLY and _names_player(getattr(e, "target", None)):
             self.error("E105", f"'{word}' works on cards, and this names a player", e)
         scope.targets += _count_targets(e)
@@ -240,8 +251,12 @@ class Checker:
             case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
                 self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
                                    f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.Modify(stat=stat) if self.sym.battle:
+                self.known(stat, "number of a swordsman", self.values())
             case n.Modify(stat=stat) | n.DamageFloor(stat=stat):
                 self.known(stat, "stat", self.sym.stats)
+            case n.PutStatus(status=st) if self.sym.battle:
+                self.known(st, "state or enchantment", {**self.sym.statuses, **self.sym.enchantments})
             case n.PutStatus(status=st):
                 self.known(st, "status", self.sym.statuses)
             case n.Give(name=name) | n.Remove(name=name):
@@ -286,6 +301,7 @@ class Checker:
         if isinstance(t, n.Filter):
             self.filter(t, scope)
             return
+        self.battle_term(t, scope)
         match t:
             case n.This() if scope.owner in ("ruleset", "lose_rule"):
                 self.error("E105", "'this' means the card an ability is on; a ruleset has none", t)
@@ -305,6 +321,8 @@ class Checker:
                 self.option_value(option, value)
             case n.Param(name=name):
                 self.param(name, scope)
+            case n.StatOf(stat=stat) if self.sym.battle:
+                self.known(stat, "number of a swordsman", self.values())
             case n.StatOf(stat=stat, ref=ref):
                 of_player = _names_player(ref)
                 table = self.sym.resources if of_player else self.sym.stats + v.CARD_NUMBERS
@@ -376,6 +394,11 @@ class Checker:
     # ------------------------------------------------------------ rulesets
 
     def ruleset(self, rs: n.Ruleset) -> None:
+        if self.sym.battle:
+            self.battle_ruleset(rs)
+            for rule in rs.rules:
+                self.rule(rule)
+            return
         keys = {r.key for r in rs.rules if isinstance(r, n.Setting)}
         for required in ("players", "deck", "kinds"):
             if required not in keys:
@@ -392,6 +415,8 @@ class Checker:
 
     def rule(self, rule: n.Rule) -> None:
         scope = Scope("ruleset")
+        if self.battle_rule(rule, scope):
+            return
         match rule:
             case n.KindRule(kind=kind, traits=traits):
                 self.known(kind, "card kind", self.sym.kinds)
@@ -511,7 +536,12 @@ def _effect_word_of(class_name: str) -> str:
              "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
              "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than",
-             "AnnounceTurn": "announce the start of the turn", "DealJokers": "deal jokers"}
+             "AnnounceTurn": "announce the start of the turn", "DealJokers": "deal jokers", "Hit": "hit",
+             "Recover": "recovers", "SetValue": "set the ... of", "ResetStat": "reset", "RaiseTurn": "raise the turn "
+             "number", "SetUsed": "make ... used", "ReverseSwords": "reverse", "MoveSword": "move ... to the end of the "
+             "sword list", "AddSword": "add", "ChangeSword": "change", "Build": "build", "SkipAction": "skip the action",
+             "BuildFails": "the build fails", "Redirect": "redirect the attack", "SetDamage": "set the damage",
+             "RemoveClass": "remove all ... states"}
     return words[class_name]
 
 
@@ -551,5 +581,6 @@ def _duplicates(files: list[n.File], checker: Checker) -> None:
 def _item_name(item: n.Item) -> tuple[str, str]:
     if isinstance(item, n.Card):
         return "card", item.name
-    what = {n.KeywordDef: "keyword", n.StatusDef: "status", n.Ruleset: "ruleset"}[type(item)]
+    what = {n.KeywordDef: "keyword", n.StatusDef: "status", n.EnchantmentDef: "enchantment",
+            n.Ruleset: "ruleset"}[type(item)]
     return what, item.name.value

@@ -70,10 +70,35 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from runtime.battle.play import battle_command
+    from runtime.battle.rules import load_rules
     from runtime.play import play_command
+
+    if _automatic(args.ruleset):
+        return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
+    if args.parties:
+        print("error: party files are for rulesets with automatic battles; use --deck", file=sys.stderr)
+        return 2
 
     return play_command(args.root, args.ruleset, args.seed, args.deck, args.human, args.agent,
                         _options(args))
+
+
+def _automatic(ruleset: str) -> bool:
+    """Return whether a compiled ruleset plays automatic battles (swordsmen, no decisions)."""
+    import importlib
+
+    return bool(importlib.import_module(f"generated.{ruleset}").RULESET.automatic)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from runtime.battle.play import tournament_command
+    from runtime.battle.rules import load_rules
+
+    if not _automatic(args.ruleset):
+        print(f"error: '{args.ruleset}' has no automatic battles; a tournament needs party files", file=sys.stderr)
+        return 2
+    return tournament_command(load_rules(args.ruleset), args.folder, _options(args))
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
@@ -124,6 +149,7 @@ def parser() -> argparse.ArgumentParser:
     f.set_defaults(func=cmd_fmt)
     pl = sub.add_parser("play", help="play a game and print its log")
     pl.add_argument("ruleset")
+    pl.add_argument("parties", nargs="*", help="automatic battles: the two party files (*.sw)")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--deck", action="append", default=[], help="deck name or file (give one per player)")
     pl.add_argument("--human", type=int, action="append", default=[], help="player number played by you")
@@ -131,6 +157,11 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     pl.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     pl.set_defaults(func=cmd_play)
+    tr = sub.add_parser("tournament", help="automatic battles: a round robin of the party files in a folder")
+    tr.add_argument("ruleset")
+    tr.add_argument("folder", type=Path)
+    tr.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
+    tr.set_defaults(func=cmd_tournament, rules=None)
     sc = sub.add_parser("scenario", help="run scenario files (default: every scenario of tests/)")
     sc.add_argument("paths", nargs="*", type=Path)
     sc.add_argument("--update", action="store_true", help="rewrite expected logs from actual runs")

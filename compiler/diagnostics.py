@@ -25,6 +25,9 @@ CODES = {
     "E201": "deck size or copies",
     "E202": "unknown card in deck",
     "E203": "bad deck line",
+    "E204": "bad swordsman line",
+    "E205": "creation budget",
+    "E206": "not a sword",
     "E301": "path outside the project",
     "E302": "file name cannot name a module",
 }

@@ -31,7 +31,7 @@ def amount(e: n.Expr) -> str:
 def _level(e: n.Expr) -> int:
     if isinstance(e, n.BinOp) and e.op in "+-":
         return 0
-    if isinstance(e, (n.BinOp, n.Div)):
+    if isinstance(e, (n.BinOp, n.Div, n.Power)):
         return 1
     if isinstance(e, n.Neg):
         return 2
@@ -79,6 +79,10 @@ def expr(e: n.Expr) -> str:
             return f"{fn}({', '.join(expr(a) for a in args)})"
         case n.Half(operand=operand, rounding=rounding):
             return f"half of {_at(operand, 3)} rounded {rounding}"
+        case n.Power(left=left, right=right):  # as tight as '*' in the grammar: bracket a compound base
+            return f"{_at(left, 3)} ^ {_at(right, 2)}"
+        case n.HitDamage():
+            return "the damage"
     raise TypeError(f"not an expression: {e!r}")
 
 
@@ -127,6 +131,11 @@ def cond(c: n.Cond) -> str:
             return f"{_cond_at(left, 1)} and {_cond_at(right, 2)}"
         case n.Negation(cond=inner):
             return f"not {_cond_at(inner, 3)}"
+        case n.IsType(ref=ref, kind=kind):
+            article = "an" if kind.value[0].lower() in "aeiou" else "a"
+            return f"{obj(ref)} is {article} {kind.value} sword"
+        case n.HasClass(ref=ref, klass=klass):
+            return f"{obj(ref)} has a {klass.value} state"
     raise TypeError(f"not a condition: {c!r}")
 
 
@@ -177,6 +186,12 @@ def obj(o: n.Object) -> str:
             return f"a random {filter_(f)}"
         case n.PlayerRef(word=word):
             return word
+        case n.BattleRef(word=word):
+            return word if word == "this sword" else f"the {word}"
+        case n.FirstSword(of=of, unused=unused):
+            return f"the first {'unused ' if unused else ''}sword of {obj(of)}"
+        case n.SwordsOf(of=of):
+            return f"each sword of {obj(of)}"
     raise TypeError(f"not an object: {o!r}")
 
 
@@ -265,6 +280,56 @@ def effect(e: n.Effect) -> str:
             return f"{obj(t)} must block if able"
         case n.DamageFloor(target=t, stat=stat):
             return f"{obj(t)} can't be damaged by less than its {stat.value}"
+    return battle_effect(e)
+
+
+def _sword_list(holder: n.Object) -> str:
+    return f"to the end of the sword list of {obj(holder)}"
+
+
+def _hit(e: n.Hit) -> str:
+    pool = f" to its {e.pool.value}" if e.pool is not None else ""
+    ignoring = f", ignoring states of class {' or '.join(x.value for x in e.ignoring)}" if e.ignoring else ""
+    return f"hit {obj(e.target)} for {amount(e.amount)}{pool}{ignoring}"
+
+
+def battle_effect(e: n.Effect) -> str:
+    """Return an effect of automatic battles (nodes.BATTLE_EFFECTS)."""
+    match e:
+        case n.Hit():
+            return _hit(e)
+        case n.Recover(target=t, amount=a, value=value):
+            return f"{obj(t)} {'recover' if _plural(t) else 'recovers'} {amount(a)} {value.value}"
+        case n.SetValue(value=value, target=t, amount=a):
+            return f"set the {value.value} of {obj(t)} to {amount(a)}"
+        case n.ResetStat(stat=stat, target=t):
+            return f"reset the {stat.value} of {obj(t)}"
+        case n.RaiseTurn(amount=a):
+            return f"raise the turn number by {amount(a)}"
+        case n.SetUsed(target=t, used=used):
+            return f"make {obj(t)} {'used' if used else 'unused'}"
+        case n.ReverseSwords(holder=holder):
+            return f"reverse the sword list of {obj(holder)}"
+        case n.MoveSword(sword=sword, holder=holder):
+            return f"move {obj(sword)} {_sword_list(holder)}"
+        case n.AddSword(name=str() as name, holder=holder):
+            return f"add {_string(name)} {_sword_list(holder)}"
+        case n.AddSword(source=source, holder=holder) if source is not None:
+            return f"add a copy of {obj(source)} {_sword_list(holder)}"
+        case n.ChangeSword(target=t, into=into):
+            return f"change {obj(t)} into {obj(into)}"
+        case n.Build(name=name):
+            return f"build {_string(name)}"
+        case n.SkipAction():
+            return "skip the action"
+        case n.BuildFails():
+            return "the build fails"
+        case n.Redirect(to=to):
+            return f"redirect the attack to {obj(to)}"
+        case n.SetDamage(amount=a):
+            return f"set the damage to {amount(a)}"
+        case n.RemoveClass(klass=klass, target=t):
+            return f"remove all {klass.value} states from {obj(t)}"
     raise TypeError(f"not an effect: {e!r}")
 
 
@@ -281,12 +346,16 @@ def order_keys(keys: tuple[n.OrderKey, ...]) -> str:
     return ", ".join(out)
 
 
+LEADS = {"may": "you may ", "must_pay": "as a cost, ", "if_you_do": "if you do, ", "if_you_dont": "if you don't, ",
+         "if_happened": "if that happened, ", "tight": "furthermore, ", "loose": "and then, ",
+         "independent": "separately, "}
+
+
 def sentence(s: n.Sentence) -> str:
     effects = " and ".join(effect(e) for e in s.effects)
-    lead = {"may": "you may ", "must_pay": "as a cost, ", "if_you_do": "if you do, ",
-            "if_you_dont": "if you don't, ", "if_happened": "if that happened, "}.get(s.mode, "")
-    if s.condition is not None:
-        lead = f"if {cond(s.condition)}, "
+    lead = LEADS.get(s.mode, "")
+    if s.condition is not None:  # after the lead word of a battle mode ('furthermore, if ...,')
+        lead += f"if {cond(s.condition)}, "
     return f"{lead}{effects}."
 
 
@@ -329,7 +398,7 @@ class _Printer:
         for s in sentences:
             self.line(depth, sentence(s), s)
 
-    def ability(self, depth: int, a: n.Ability) -> None:
+    def ability(self, depth: int, a: n.Ability | n.Hook | n.Rider) -> None:
         match a:
             case n.Triggered(subject=subject, event=event, condition=c):
                 who = subject.word
@@ -342,6 +411,12 @@ class _Printer:
                 head = f"at the start of {whose} " + (f"{phase.value} phase" if phase else "turn")
             case n.Static():
                 head, c = "static", None
+            case n.Hook(event=event):
+                head, c = f"whenever {event}", None
+            case n.Rider(condition=c):
+                head = "after each hit"
+            case n.SpellEffect(repeat=repeat) if repeat != 1:
+                head, c = f"effect, {repeat} times", None
             case _:
                 head, c = "effect", None
         self.line(depth, f"{head}{' if ' + cond(c) if c is not None else ''}:", a)
@@ -375,6 +450,12 @@ def card_part(p: n.CardPart) -> str:
             return f"text {_string(text)}"
         case n.TokenDecl():
             return "token"
+        case n.NamesDecl(names=names):
+            return "names " + ", ".join(map(_string, names))
+        case n.SubtargetDecl():
+            return "subtarget the next sword"
+        case n.SwordsDecl(names=names):
+            return "swords " + ", ".join(map(_string, names))
     raise TypeError(f"not a card part: {p!r}")
 
 
@@ -418,7 +499,34 @@ def setting(s: n.Setting) -> str:
             return f"if every player loses at once, {vals[0]}."
         case "round limit":
             return f"after round {vals[0]}, the player with the most {vals[1]} wins; on a tie, {vals[2]}."
-    return f"{s.key} {vals[0]}"
+    return _battle_setting(s.key, vals)
+
+
+def _battle_setting(key: str, vals: list) -> str:
+    """Return a setting of automatic battles, or the plain 'key value' of any other setting."""
+    match key:
+        case "automatic":
+            return f"battles are automatic, from turn {vals[0]} to turn {vals[1]}."
+        case "launch turn":
+            return f"swords launch at turn {vals[0]}."
+        case "type priority":
+            return f"type priority: {' > '.join(map(str, vals))}."
+        case "judge first":
+            return f"judges count {vals[0]} first."
+    return f"{key} {vals[0]}"
+
+
+def enchantment_parts(e: n.EnchantmentDef) -> list[str]:
+    """Return the one-line parts of an enchantment; its stacking is always said (the default is 'stacks')."""
+    out = [f"stacking {e.stacking}"] + ([f"text {_string(e.text)}"] if e.text is not None else [])
+    out += [f"launch turn {amount(e.launch)}"] if e.launch is not None else []
+    if e.shift:
+        turns = "turn" if abs(e.shift) == 1 else "turns"
+        out.append(f"launch {abs(e.shift)} {turns} {'earlier' if e.shift < 0 else 'later'}")
+    out += ["vanishes when used"] if e.vanishes else []
+    out += [f"executable if {cond(e.executable)}"] if e.executable is not None else []
+    out += [f"costs {amount(e.mp_cost[0])} {e.mp_cost[1].value}"] if e.mp_cost is not None else []
+    return out + (["makes its sword whole"] if e.whole else [])
 
 
 def _rule(pr: _Printer, rule: n.Rule) -> None:
@@ -473,6 +581,11 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
             pr.line(1, f"actions: {', '.join(said)}.", rule)
         case n.Variant(option=option, value=value, rule=inner):
             pr.line(1, f"if the {option.value} is {value.value}: {setting(inner)}", rule)
+        case n.ActionRight(keys=keys):
+            pr.line(1, f"action right: {', then '.join(f'highest {_at(k, 3)}' for k in keys)}.", rule)
+        case n.Budget(points=points, buys=buys):
+            buying = ", ".join(f"{number} {what} per point" for what, number in buys)
+            pr.line(1, f"swordsmen have {points} points: {buying}.", rule)
 
 
 def _item(pr: _Printer, item: n.Item) -> None:
@@ -482,10 +595,13 @@ def _item(pr: _Printer, item: n.Item) -> None:
         case n.KeywordDef(name=name, params=params, text=text, abilities=abilities):
             head = f"keyword {name.value}" + (f"({', '.join(p.value for p in params)})" if params else "")
             pr.block(head, item, [(f"text {_string(text)}", item)] if text is not None else [], abilities)
-        case n.StatusDef(name=name, settings=settings, text=text, abilities=abilities):
+        case n.StatusDef(name=name, settings=settings, text=text, abilities=abilities, hooks=hooks):
             lines: list[tuple[str, n.Node]] = [(f"{k} {v}", item) for k, v in settings]
             lines += [(f"text {_string(text)}", item)] if text is not None else []
-            pr.block(f"status {name.value}", item, lines, abilities)
+            pr.block(f"status {name.value}", item, lines, (*abilities, *hooks))
+        case n.EnchantmentDef(name=name, params=params, riders=riders):
+            head = f"enchantment {name.value}" + (f"({', '.join(p.value for p in params)})" if params else "")
+            pr.block(head, item, [(text, item) for text in enchantment_parts(item)], riders)
         case n.Ruleset(name=name, rules=rules):
             pr.line(0, f"ruleset {name.value} {{", item)
             for rule in rules:

@@ -461,7 +461,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "stats", "blocker", "blocker_side", "trigger_order", "mulligans", "short_deck", "all_lose",
                     "round_limit", "max_level", "overclock_at", "heal_on", "win_stat", "jokers", "life_fill",
                     "skip_missing_targets", "matching_attribute", "actions", "set_zone", "joker_zones",
-                    "banned_keywords", "announces_turn_start")
+                    "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
+                    "action_right", "type_priority", "judge_first", "budget")
 
 
 class Ruleset:

@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from compiler import nodes as n
+from compiler.lower_battle import battle_effect, enchantment_class, hooks_of, sword_class
 from compiler.lower_terms import (
     Env,
     applies,
@@ -27,11 +28,12 @@ from compiler.symbols import Symbols, singular, trigger_event
 from runtime import vocabulary as v
 
 # Names generated code may import from runtime.defs; a module imports those it uses.
-DEFS = ("CardDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope", "SpellEffect",
-        "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
+DEFS = ("CardDef", "EnchantmentDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope",
+        "SpellEffect", "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
 MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"),
            ("actions", "from runtime import actions"))
 SELF_ARGS = "self, s, ctx"
+BATTLE_FX = "from runtime.battle import effects as fx"
 
 # ---------------------------------------------------------------- effects and sentences
 
@@ -98,6 +100,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"
         case n.AttackAll(filter=f, order=order):
             return f"turns.attack_all(s, self, ctx, self.{filter_const(f, env)}, {order_code(order)})"
+    if type(e) in n.BATTLE_EFFECTS:
+        return battle_effect(e, env)
     primitive, args = cost_item(e, env)
     return f"fx.{primitive}(s, ctx, {', '.join(args)})"
 
@@ -302,6 +306,8 @@ def _parts(card: n.Card, kind: type) -> list:
 def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
     """Return the template context of a card's class."""
     kind = _parts(card, n.KindDecl)[0].kind.value
+    if sym.battle:
+        return sword_class(card, kind, sym, where, name, body)
     costs = {i.resource.value: i.amount for d in _parts(card, n.CostDecl) for i in d.items}
     stats = {i.stat.value: i.value for d in _parts(card, n.StatsDecl) for i in d.items}
     levels = {i.stat.value: (i.value, *i.higher) for d in _parts(card, n.StatsDecl) for i in d.items if i.higher}
@@ -334,12 +340,14 @@ def keyword_class(kw: n.KeywordDef, sym: Symbols, where: str, name: str) -> dict
 
 def status_class(st: n.StatusDef, sym: Symbols, where: str, name: str) -> dict:
     fields = [field_("name", repr(st.name.value)), field_("where", repr(f"{where}:{st.loc.line}"))]
-    fields += [field_(key, repr(value)) for key, value in st.settings]
+    fields += [field_("klass" if key == "class" else key, repr(value)) for key, value in st.settings]
     if st.text is not None:
         fields.append(field_("text", repr(st.text)))
     inner, names = abilities(st.abilities, sym, where, "status", {})
+    functions, hooks = hooks_of(st, Env(sym, where, "status"), body)
+    late = [field_("abilities", names)] + ([field_("hooks", hooks)] if hooks else [])
     return {"name": name, "base": "StatusDef", "fields": fields,
-            "inner": inner, "functions": [], "late_fields": [field_("abilities", names)]}
+            "inner": inner, "functions": functions, "late_fields": late}
 
 
 # ---------------------------------------------------------------- rulesets
@@ -364,6 +372,10 @@ def ruleset_class(rs: n.Ruleset, sym: Symbols, where: str, name: str) -> dict:
             fields.append(field_("trigger_order", order_code(rule.keys)))
         elif isinstance(rule, n.Actions):
             late.append(field_("actions", _actions(rule, env)))
+        elif isinstance(rule, n.ActionRight):
+            env.event_about = "card"  # 'it' is the swordsman whose key is computed
+            keys = [env.function("action_key", SELF_ARGS, [f"return {expr(k, env)}"]) for k in rule.keys]
+            late.append(field_("action_right", _tuple(keys)))
     checks = [_sentence_fn(env, "check", (s,)) for r in rs.rules if isinstance(r, n.Checks) for s in r.body]
     loses = [env.function("lose", SELF_ARGS, [f"return {cond(r.cond, env)}"])
              for r in rs.rules if isinstance(r, n.LoseRule)]
@@ -428,13 +440,14 @@ def _battle(battle: n.Battle, env: Env) -> list[dict]:
 
 
 LOWER_ITEM: dict[type, Any] = {n.Card: card_class, n.KeywordDef: keyword_class, n.StatusDef: status_class,
-              n.Ruleset: ruleset_class}
+              n.Ruleset: ruleset_class, n.EnchantmentDef: enchantment_class}
 
 
 def class_names(f: n.File) -> list[tuple[n.Item, str]]:
     """Return each definition of a file with the class name it gets in generated code."""
     taken: set[str] = set(DEFS)
-    labels = {n.Card: "", n.KeywordDef: " keyword", n.StatusDef: " status", n.Ruleset: " ruleset"}
+    labels = {n.Card: "", n.KeywordDef: " keyword", n.StatusDef: " status", n.Ruleset: " ruleset",
+              n.EnchantmentDef: " enchantment"}
     out = []
     for item in f.items:
         title = item.name if isinstance(item, n.Card) else item.name.value
@@ -446,12 +459,13 @@ def lower_file(f: n.File, sym: Symbols, source: str) -> dict:
     """Return the template context of one card file's module."""
     where = PurePosixPath(source).name
     classes = [LOWER_ITEM[type(item)](item, sym, where, name) for item, name in class_names(f)]
-    return {"source": source, "imports": imports(classes), "classes": classes}
+    return {"source": source, "imports": imports(classes, sym.battle), "classes": classes}
 
 
 def registry_context(ruleset: str, files: list[n.File]) -> dict:
     """Return the context of a ruleset's registry module: every definition, sorted by name."""
-    tables: dict[type, list[tuple[str, str]]] = {n.Card: [], n.KeywordDef: [], n.StatusDef: []}
+    tables: dict[type, list[tuple[str, str]]] = {n.Card: [], n.KeywordDef: [], n.StatusDef: [],
+                                                 n.EnchantmentDef: []}
     ruleset_class_ = ""
     for f in files:
         module = PurePosixPath(f.path).stem
@@ -467,7 +481,7 @@ def registry_context(ruleset: str, files: list[n.File]) -> dict:
 
     return {"ruleset": ruleset, "modules": sorted(PurePosixPath(f.path).stem for f in files),
             "ruleset_class": ruleset_class_, "cards": entries(n.Card), "keywords": entries(n.KeywordDef),
-            "statuses": entries(n.StatusDef)}
+            "statuses": entries(n.StatusDef), "enchantments": entries(n.EnchantmentDef)}
 
 
 def _code_of(cls: dict) -> list[str]:
@@ -479,12 +493,15 @@ def _code_of(cls: dict) -> list[str]:
     return out
 
 
-def imports(classes: list[dict]) -> list[str]:
-    """Return the import lines a module needs: only the runtime names its code uses."""
+def imports(classes: list[dict], battle: bool = False) -> list[str]:
+    """Return the import lines a module needs: only the runtime names its code uses (an automatic
+    battle's effects come from runtime/battle/effects.py, under the same name)."""
     code = " ".join(c for cls in classes for c in _code_of(cls))
     code = re.sub(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"", "''", code)  # names inside strings do not count
     words = set(re.findall(r"[A-Za-z_]+", code))
     lines = [line for name, line in MODULES if name in words]
+    if battle:
+        lines = [BATTLE_FX if line == MODULES[0][1] else line for line in lines]
     used = [name for name in DEFS if name in words]
     if used:
         lines.append(f"from runtime.defs import {', '.join(used)}")

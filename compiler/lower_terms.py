@@ -104,6 +104,10 @@ def expr(e: n.Expr, env: Env) -> str:
             return f"{fn}({', '.join(expr(a, env) for a in args)})"
         case n.Half(operand=operand, rounding=rounding):
             return f"fx.div({expr(operand, env)}, 2, {rounding!r})"
+        case n.Power(left=left, right=right):
+            return f"fx.power({expr(left, env)}, {expr(right, env)})"
+        case n.HitDamage():
+            return "ctx.damage"
     raise TypeError(f"not an expression: {e!r}")
 
 
@@ -143,6 +147,10 @@ def cond(c: n.Cond, env: Env) -> str:
             return f"fx.in_state(s, {obj(ref, env)}, {state!r})"
         case n.OptionIs(option=option, value=value):
             return f"fx.option_is(s, {option.value!r}, {value.value!r})"
+        case n.IsType(ref=ref, kind=kind):
+            return f"fx.is_type(s, {obj(ref, env)}, {kind.value!r})"
+        case n.HasClass(ref=ref, klass=klass):
+            return f"fx.has_class(s, {obj(ref, env)}, {klass.value!r})"
         case n.AllOf(left=left, right=right):
             return f"({cond(left, env)} and {cond(right, env)})"
         case n.AnyOf(left=left, right=right):
@@ -212,6 +220,12 @@ def obj(o: n.Object, env: Env) -> str:
             return f"fx.random_one(s, self, ctx, self.{filter_const(f, env)})"
         case n.PlayerRef(word=word):
             return f"fx.players(s, ctx, {v.PLAYER_WORDS[word]!r})"
+        case n.BattleRef(word=word):
+            return f"fx.ref(s, ctx, {word!r})"
+        case n.FirstSword(of=of, unused=unused):
+            return f"fx.first_sword(s, ctx, {obj(of, env)}, {unused})"
+        case n.SwordsOf(of=of):
+            return f"fx.swords_of(s, ctx, {obj(of, env)})"
     raise TypeError(f"not an object: {o!r}")
 
 

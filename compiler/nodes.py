@@ -128,9 +128,22 @@ class Half(Node):
     rounding: str
 
 
+@dataclass(frozen=True)
+class Power(Node):
+    """'2 ^ turn number'."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class HitDamage(Node):
+    """'the damage': in a battle, the damage of the hit being processed (or just dealt)."""
+
+
 Expr = Union[
     Number, Param, StatOf, StatOwn, Count, Stacks, EventAmount, TurnNumber, OwnTurnNumber,
-    RoundNumber, ByRound, BinOp, Div, Neg, Call, Half,
+    RoundNumber, ByRound, BinOp, Div, Neg, Call, Half, Power, HitDamage,
 ]
 
 # ---------------------------------------------------------------- conditions
@@ -241,8 +254,24 @@ class OptionIs(Node):
     value: Name
 
 
+@dataclass(frozen=True)
+class IsType(Node):
+    """'the target is an attack sword': a sword's type (its card kind)."""
+
+    ref: Object
+    kind: Name
+
+
+@dataclass(frozen=True)
+class HasClass(Node):
+    """'the actor has a bad state': any state of a class."""
+
+    ref: Object
+    klass: Name
+
+
 Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, HasAbilities, Controls, SeatIs, InState, WonBattle,
-             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation]
+             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation, IsType, HasClass]
 
 # ---------------------------------------------------------------- objects
 
@@ -324,9 +353,31 @@ class PlayerRef(Node):
     word: str
 
 
+@dataclass(frozen=True)
+class BattleRef(Node):
+    """In a battle: 'the target', 'the actor', 'the subtarget', 'the sender' or 'this sword'."""
+
+    word: str
+
+
+@dataclass(frozen=True)
+class FirstSword(Node):
+    """'the first [unused] sword of X'."""
+
+    of: Object
+    unused: bool
+
+
+@dataclass(frozen=True)
+class SwordsOf(Node):
+    """'each sword of X', in list order."""
+
+    of: Object
+
+
 Object = Union[
     This, It, EventObject, Attacker, Blocker, Winner, Target, TargetPlayer, Each, Extreme, RandomOne,
-    PlayerRef,
+    PlayerRef, BattleRef, FirstSword, SwordsOf,
 ]
 
 # ---------------------------------------------------------------- effects
@@ -551,11 +602,128 @@ class AttackAll(Node):
     order: tuple[OrderKey, ...]
 
 
+# ---------------------------------------------------------------- battle effects
+
+
+@dataclass(frozen=True)
+class Hit(Node):
+    """'hit the target for (atk of the actor - def of the target) [to its mp] [, ignoring states of class
+    defence or protection]': one attack hit, its amount computed just before it lands."""
+
+    target: Object
+    amount: Expr
+    pool: Name | None = None
+    ignoring: tuple[Name, ...] = ()
+
+
+@dataclass(frozen=True)
+class Recover(Node):
+    """'the actor recovers (the damage) hp': raises a value, never above its max_ value."""
+
+    target: Object
+    amount: Expr
+    value: Name
+
+
+@dataclass(frozen=True)
+class SetValue(Node):
+    value: Name
+    target: Object
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class ResetStat(Node):
+    """'reset the atk of the target': back to its initial value."""
+
+    stat: Name
+    target: Object
+
+
+@dataclass(frozen=True)
+class RaiseTurn(Node):
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class SetUsed(Node):
+    target: Object
+    used: bool
+
+
+@dataclass(frozen=True)
+class ReverseSwords(Node):
+    holder: Object
+
+
+@dataclass(frozen=True)
+class MoveSword(Node):
+    """'move X to the end of the sword list of Y'."""
+
+    sword: Object
+    holder: Object
+
+
+@dataclass(frozen=True)
+class AddSword(Node):
+    """'add "Null Sword" ...' (a fresh sword) or 'add a copy of X ...' to the end of a sword list."""
+
+    name: str | None
+    source: Object | None
+    holder: Object
+
+
+@dataclass(frozen=True)
+class ChangeSword(Node):
+    """'change X into Y': X becomes the same sword as Y (its enchantments too), keeping its used flag."""
+
+    target: Object
+    into: Object
+
+
+@dataclass(frozen=True)
+class Build(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class SkipAction(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class BuildFails(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Redirect(Node):
+    to: Object
+
+
+@dataclass(frozen=True)
+class SetDamage(Node):
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class RemoveClass(Node):
+    """'remove all bad states from the target'."""
+
+    klass: Name
+    target: Object
+
+
+BATTLE_EFFECTS = (Hit, Recover, SetValue, ResetStat, RaiseTurn, SetUsed, ReverseSwords, MoveSword, AddSword,
+                  ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage, RemoveClass)
+
 Effect = Union[
     DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
-    BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers,
+    BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
+    SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
+    RemoveClass,
 ]
 
 # ---------------------------------------------------------------- sentences and abilities
@@ -564,7 +732,8 @@ Effect = Union[
 @dataclass(frozen=True)
 class Sentence(Node):
     """One sentence of a body: mode is 'do', 'may', 'must_pay', 'if_you_do', 'if_you_dont' or
-    'if_happened' (it happens only if the sentence before acted on something: Pattern B)."""
+    'if_happened' (it happens only if the sentence before acted on something: Pattern B); in a
+    battle also 'tight' ('furthermore,'), 'loose' ('and then,') or 'independent' ('separately,')."""
 
     mode: str
     condition: Cond | None
@@ -605,6 +774,7 @@ class Static(Node):
 @dataclass(frozen=True)
 class SpellEffect(Node):
     body: tuple[Sentence, ...]
+    repeat: int = 1  # 'effect, 10 times:' (automatic battles)
 
 
 Ability = Union[Triggered, Timed, Static, SpellEffect]
@@ -674,7 +844,27 @@ class TokenDecl(Node):
     pass
 
 
-CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl]
+@dataclass(frozen=True)
+class NamesDecl(Node):
+    """'names "斬撃剣", "斬"': other spellings a party file may use for this card."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SubtargetDecl(Node):
+    """'subtarget the next sword': decided at step 3 of an action, read at effect time."""
+
+
+@dataclass(frozen=True)
+class SwordsDecl(Node):
+    """'swords "Mirror Sword"': the sword list a built swordsman starts with."""
+
+    names: tuple[str, ...]
+
+
+CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl, NamesDecl,
+                 SubtargetDecl, SwordsDecl]
 
 
 @dataclass(frozen=True)
@@ -698,6 +888,40 @@ class StatusDef(Node):
     settings: tuple[tuple[str, str], ...]
     text: str | None
     abilities: tuple[Ability, ...]
+    hooks: tuple[Hook, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hook(Node):
+    """'whenever this would act: skip the action.': a state's reaction inside a battle step."""
+
+    event: str
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class Rider(Node):
+    """'after each hit if the damage >= 1: ...': an enchantment's addition to each hit of its sword."""
+
+    condition: Cond | None
+    body: tuple[Sentence, ...]
+
+
+@dataclass(frozen=True)
+class EnchantmentDef(Node):
+    """An enchantment, held by swords: printed as a keyword or given by an effect."""
+
+    name: Name
+    params: tuple[Name, ...]
+    stacking: str
+    text: str | None
+    launch: Expr | None = None
+    shift: int = 0  # per stack: -1 launches a turn earlier
+    vanishes: bool = False
+    executable: Cond | None = None
+    mp_cost: tuple[Expr, Name] | None = None
+    riders: tuple[Rider, ...] = ()
+    whole: bool = False
 
 
 # ---------------------------------------------------------------- rulesets
@@ -803,7 +1027,23 @@ class Variant(Node):
     rule: Setting
 
 
-Rule = Union[Setting, KindRule, ZoneDecl, Turn, Battle, TriggerOrder, Checks, LoseRule, Variant, Actions]
+@dataclass(frozen=True)
+class ActionRight(Node):
+    """'action right: highest (stacks of Quick on it - stacks of Slow on it), then highest spd of it.'"""
+
+    keys: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Budget(Node):
+    """'swordsmen have 10 points: 5 max_hp per point, ...': the creation budget of party files."""
+
+    points: int
+    buys: tuple[tuple[str, int], ...]
+
+
+Rule = Union[Setting, KindRule, ZoneDecl, Turn, Battle, TriggerOrder, Checks, LoseRule, Variant, Actions,
+             ActionRight, Budget]
 
 
 @dataclass(frozen=True)
@@ -812,7 +1052,7 @@ class Ruleset(Node):
     rules: tuple[Rule, ...]
 
 
-Item = Union[Card, KeywordDef, StatusDef, Ruleset]
+Item = Union[Card, KeywordDef, StatusDef, EnchantmentDef, Ruleset]
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,9 @@ def _split(children: list, kind: type | tuple[type, ...]) -> tuple[list, list]:
 
 _ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
 _OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Winner, n.Target, n.TargetPlayer, n.Each,
-           n.Extreme, n.RandomOne, n.PlayerRef)
+           n.Extreme, n.RandomOne, n.PlayerRef, n.BattleRef, n.FirstSword, n.SwordsOf)
+_COND = (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks, n.Controls, n.SeatIs, n.InState, n.WonBattle,
+         n.EnteredThisTurn, n.OptionIs, n.AllOf, n.AnyOf, n.Negation, n.IsType, n.HasClass)
 
 
 @v_args(meta=True)
@@ -163,7 +165,8 @@ class _ToAst(Transformer):
     def _words(self, meta, c):
         return " ".join(str(t) for t in c)
 
-    article = event_words = whose = sign = side = restriction = side_most = player_word = _words
+    article = event_words = whose = sign = side = restriction = side_most = player_word = used_word = _words
+    hook_event = early_late = _words
     control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = _words
     stacking = consumed = player_order = seat = outcome = heal_when = updown = card_state = _words
 
@@ -211,6 +214,15 @@ class _ToAst(Transformer):
     def token_decl(self, meta, c):
         return n.TokenDecl(_loc(meta))
 
+    def names_decl(self, meta, c):
+        return n.NamesDecl(_loc(meta), tuple(_string(t) for t in c))
+
+    def subtarget_decl(self, meta, c):
+        return n.SubtargetDecl(_loc(meta))
+
+    def swords_decl(self, meta, c):
+        return n.SwordsDecl(_loc(meta), tuple(_string(t) for t in c))
+
     # abilities
     def triggered(self, meta, c):
         (subject, event), cond, body = c[0], _cond_of(c), c[-1]
@@ -230,6 +242,9 @@ class _ToAst(Transformer):
 
     def spell_effect(self, meta, c):
         return n.SpellEffect(_loc(meta), c[0])
+
+    def repeated_effect(self, meta, c):
+        return n.SpellEffect(_loc(meta), c[1], int(c[0]))
 
     def condition(self, meta, c):
         return ("condition", c[0])
@@ -253,9 +268,7 @@ class _ToAst(Transformer):
         return tuple(c)
 
     def _sentence(self, meta, c, mode):
-        conds, effects = _split(c, (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks,
-                                    n.Controls, n.SeatIs, n.InState, n.WonBattle, n.EnteredThisTurn,
-                                    n.OptionIs, n.AllOf, n.AnyOf, n.Negation))
+        conds, effects = _split(c, _COND)
         return n.Sentence(_loc(meta), mode, conds[0] if conds else None, tuple(effects))
 
     def do(self, meta, c):
@@ -272,6 +285,15 @@ class _ToAst(Transformer):
 
     def if_you_dont(self, meta, c):
         return self._sentence(meta, c, "if_you_dont")
+
+    def tight(self, meta, c):
+        return self._sentence(meta, c, "tight")
+
+    def loose(self, meta, c):
+        return self._sentence(meta, c, "loose")
+
+    def independent(self, meta, c):
+        return self._sentence(meta, c, "independent")
 
     def if_happened(self, meta, c):
         return self._sentence(meta, c, "if_happened")
@@ -611,7 +633,45 @@ class _ToAst(Transformer):
         settings = tuple(tuple(x.split(" ", 1)) for x in c[1:] if isinstance(x, str))
         text = next((x.text for x in c[1:] if isinstance(x, n.TextDecl)), None)
         abilities = tuple(x for x in c[1:] if isinstance(x, _ABILITY))
-        return n.StatusDef(_loc(meta), _name(c[0]), settings, text, abilities)
+        hooks = tuple(x for x in c[1:] if isinstance(x, n.Hook))
+        return n.StatusDef(_loc(meta), _name(c[0]), settings, text, abilities, hooks)
+
+    def status_class(self, meta, c):
+        return f"class {c[0]}"
+
+    def hook(self, meta, c):
+        return n.Hook(_loc(meta), c[0], c[1])
+
+    # enchantments: parts arrive as (field, value) pairs
+    def enchantment_def(self, meta, c):
+        parts = [x for x in c[1:] if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str)]
+        fields = {k: v for k, v in parts if k != "riders"}
+        fields["riders"] = tuple(v for k, v in parts if k == "riders")
+        params = next((x for x in c[1:] if isinstance(x, tuple) and x and isinstance(x[0], n.Name)), ())
+        stacking = next((x.split(" ", 1)[1] for x in c[1:] if isinstance(x, str)), "stacks")
+        text = next((x.text for x in c[1:] if isinstance(x, n.TextDecl)), None)
+        return n.EnchantmentDef(_loc(meta), _name(c[0]), params, stacking, text, **fields)
+
+    def launch_turn(self, meta, c):
+        return ("launch", c[0])
+
+    def launch_shift(self, meta, c):
+        return ("shift", int(c[0]) * (-1 if c[1] == "earlier" else 1))
+
+    def vanishes(self, meta, c):
+        return ("vanishes", True)
+
+    def executable_if(self, meta, c):
+        return ("executable", c[0])
+
+    def mp_cost(self, meta, c):
+        return ("mp_cost", (c[0], _name(c[1])))
+
+    def rider(self, meta, c):
+        return ("riders", n.Rider(_loc(meta), _cond_of(c), c[-1]))
+
+    def makes_whole(self, meta, c):
+        return ("whole", True)
 
     def lasts_permanently(self, meta, c):
         return "lasts permanently"
@@ -746,6 +806,124 @@ class _ToAst(Transformer):
 
     def at_once(self, meta, c):
         return True
+
+    # automatic battles
+    def automatic(self, meta, c):
+        return self._setting(meta, "automatic", [int(c[0]), int(c[1])])
+
+    def launch_default(self, meta, c):
+        return self._setting(meta, "launch turn", [int(c[0])])
+
+    def type_priority(self, meta, c):
+        return self._setting(meta, "type priority", [_name(t) for t in c])
+
+    def judge_first(self, meta, c):
+        return self._setting(meta, "judge first", [_name(c[0])])
+
+    def action_right(self, meta, c):
+        return n.ActionRight(_loc(meta), tuple(c))
+
+    def budget(self, meta, c):
+        return n.Budget(_loc(meta), int(c[0]), tuple(c[1:]))
+
+    def buy(self, meta, c):
+        return (str(c[1]) if len(c) > 1 else "sword", int(c[0]))
+
+    # battle effects
+    def hit(self, meta, c):
+        pool = next((x for x in c[2:] if isinstance(x, n.Name)), None)
+        ignoring = next((x for x in c[2:] if isinstance(x, tuple)), ())
+        return n.Hit(_loc(meta), c[0], c[1], pool, ignoring)
+
+    def hit_pool(self, meta, c):
+        return _name(c[0])
+
+    def ignoring(self, meta, c):
+        return tuple(_name(t) for t in c)
+
+    def recover(self, meta, c):
+        return n.Recover(_loc(meta), c[0], c[1], _name(c[2]))
+
+    def set_value(self, meta, c):
+        return n.SetValue(_loc(meta), _name(c[0]), c[1], c[2])
+
+    def reset_stat(self, meta, c):
+        return n.ResetStat(_loc(meta), _name(c[0]), c[1])
+
+    def raise_turn(self, meta, c):
+        return n.RaiseTurn(_loc(meta), c[0])
+
+    def set_used(self, meta, c):
+        return n.SetUsed(_loc(meta), c[0], c[1] == "used")
+
+    def reverse_swords(self, meta, c):
+        return n.ReverseSwords(_loc(meta), c[0])
+
+    def move_sword(self, meta, c):
+        return n.MoveSword(_loc(meta), c[0], c[1])
+
+    def add_sword(self, meta, c):
+        if isinstance(c[0], Token):
+            return n.AddSword(_loc(meta), _string(c[0]), None, c[1])
+        return n.AddSword(_loc(meta), None, c[0], c[1])
+
+    def change_sword(self, meta, c):
+        return n.ChangeSword(_loc(meta), c[0], c[1])
+
+    def build(self, meta, c):
+        return n.Build(_loc(meta), _string(c[0]))
+
+    def skip_action(self, meta, c):
+        return n.SkipAction(_loc(meta))
+
+    def build_fails(self, meta, c):
+        return n.BuildFails(_loc(meta))
+
+    def redirect(self, meta, c):
+        return n.Redirect(_loc(meta), c[0])
+
+    def set_damage(self, meta, c):
+        return n.SetDamage(_loc(meta), c[0])
+
+    def remove_class(self, meta, c):
+        return n.RemoveClass(_loc(meta), _name(c[1]), c[2])
+
+    # battle objects and terms
+    def the_target(self, meta, c):
+        return n.BattleRef(_loc(meta), "target")
+
+    def actor(self, meta, c):
+        return n.BattleRef(_loc(meta), "actor")
+
+    def subtarget(self, meta, c):
+        return n.BattleRef(_loc(meta), "subtarget")
+
+    def sender(self, meta, c):
+        return n.BattleRef(_loc(meta), "sender")
+
+    def this_sword(self, meta, c):
+        return n.BattleRef(_loc(meta), "this sword")
+
+    def first_sword(self, meta, c):
+        return n.FirstSword(_loc(meta), c[0], False)
+
+    def first_unused_sword(self, meta, c):
+        return n.FirstSword(_loc(meta), c[0], True)
+
+    def swords_of(self, meta, c):
+        return n.SwordsOf(_loc(meta), c[0])
+
+    def power(self, meta, c):
+        return n.Power(_loc(meta), c[0], c[1])
+
+    def hit_damage(self, meta, c):
+        return n.HitDamage(_loc(meta))
+
+    def is_type(self, meta, c):
+        return n.IsType(_loc(meta), c[0], _name(c[2]))
+
+    def has_class(self, meta, c):
+        return n.HasClass(_loc(meta), c[0], _name(c[1]))
 
 
 def _cond_of(c: list) -> Any:

@@ -46,6 +46,9 @@ def ruleset_settings(rs: n.Ruleset) -> dict[str, Any]:
     out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
     out["zone_limits"] = {z.name.value: z.limit for z in rs.rules if isinstance(z, n.ZoneDecl) and z.limit}
     out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
+    budgets = [r for r in rs.rules if isinstance(r, n.Budget)]
+    if budgets:
+        out["budget"] = (budgets[0].points, budgets[0].buys)
     return out
 
 
@@ -93,5 +96,9 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["all_lose"] = OUTCOMES[vals[0]]
         case "round limit":
             out["round_limit"] = (vals[0], str(vals[1]), OUTCOMES[vals[2]])
+        case "automatic":
+            out["automatic"], out["last_turn"] = True, vals[1]
+        case "type priority":
+            out["type_priority"] = tuple(map(str, vals))
         case _:
             out[key.replace(" ", "_")] = vals[0]

@@ -25,11 +25,18 @@ class Symbols:
     keywords: dict[str, n.KeywordDef] = field(default_factory=dict)
     statuses: dict[str, n.StatusDef] = field(default_factory=dict)
     cards: dict[str, n.Card] = field(default_factory=dict)
+    enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
+    battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
+
+    def state_classes(self) -> tuple[str, ...]:
+        """Return the classes the statuses declare ('class bad'), in first-use order."""
+        found = [v for st in self.statuses.values() for k, v in st.settings if k == "class"]
+        return tuple(dict.fromkeys(found))
 
     def digest_text(self) -> str:
         """Return the text of every name that lowering depends on, for build keys."""
         parts = [",".join(self.kinds), ",".join(self.stats), ",".join(self.resources),
-                 ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses))]
+                 ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses)), ",".join(sorted(self.enchantments))]
         return "|".join(parts)
 
 
@@ -55,6 +62,8 @@ def collect(files: list[n.File]) -> Symbols:
                 sym.keywords.setdefault(item.name.value, item)
             elif isinstance(item, n.StatusDef):
                 sym.statuses.setdefault(item.name.value, item)
+            elif isinstance(item, n.EnchantmentDef):
+                sym.enchantments.setdefault(item.name.value, item)
             elif isinstance(item, n.Card):
                 sym.cards.setdefault(item.name, item)
     return sym
@@ -75,6 +84,8 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.options[option] = tuple(allowed) or (default,)
         elif isinstance(rule, n.Setting) and rule.key == "levels":
             sym.max_level = int(str(rule.values[1]))
+        elif isinstance(rule, n.Setting) and rule.key == "automatic":
+            sym.battle = True
         elif isinstance(rule, n.ZoneDecl):
             sym.zones += (rule.name.value,)
         elif isinstance(rule, n.Turn):

@@ -126,6 +126,17 @@ class CardDef:
     text: ClassVar[str] = ""
     token: ClassVar[bool] = False
     abilities: ClassVar[tuple[Ability, ...]] = ()
+    # automatic battles: other spellings, a sword's repeat count and sub-target, a swordsman's swords
+    names: ClassVar[tuple[str, ...]] = ()
+    repeat: ClassVar[int] = 1
+    subtarget: ClassVar[bool] = False
+    swords: ClassVar[tuple[str, ...]] = ()
+
+    def each_target(self, s: Any, ctx: Any) -> None:
+        """Carry out a sword's effect on one target, once (a hit with its tight and loose sentences)."""
+
+    def afterwards(self, s: Any, ctx: Any) -> None:
+        """Carry out a sword's independent sentences, after every target."""
 
 
 class KeywordDef:
@@ -148,6 +159,37 @@ class StatusDef:
     lasts: ClassVar[str] = "permanently"
     text: ClassVar[str] = ""
     abilities: ClassVar[tuple[Ability, ...]] = ()
+    klass: ClassVar[str] = ""  # automatic battles: 'bad', 'defence', ... (what 'a bad state' means)
+    hooks: ClassVar[dict[str, Any]] = {}  # automatic battles: battle step -> method run there
+
+
+class EnchantmentDef:
+    """An enchantment held by a sword (automatic battles): launch turn, conditions, cost, riders."""
+
+    name: ClassVar[str] = ""
+    where: ClassVar[str] = ""
+    params: ClassVar[tuple[str, ...]] = ()
+    stacking: ClassVar[str] = "stacks"
+    text: ClassVar[str] = ""
+    shift: ClassVar[int] = 0  # per stack, added to the launch turn
+    vanishes: ClassVar[bool] = False  # the sword vanishes when used (at the cost step)
+    whole: ClassVar[bool] = False  # the sword targets every enemy or every ally
+    cost_value: ClassVar[str] = ""  # the number 'cost' is paid from ('' when nothing is paid)
+
+    def launch_turn(self, s: Any, ctx: Any) -> int | None:
+        """Return the turn the sword launches from, or None when this enchantment does not say."""
+        return None
+
+    def executable(self, s: Any, ctx: Any) -> bool:
+        """Return whether the enchantment lets its sword be executed now."""
+        return True
+
+    def cost(self, s: Any, ctx: Any) -> int:
+        """Return how much of cost_value executing the sword takes."""
+        return 0
+
+    def after_hit(self, s: Any, ctx: Any) -> None:
+        """Carry out what the enchantment adds after each hit of its sword."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +259,16 @@ class RulesetDef:
     banned_keywords: ClassVar[tuple[str, ...]] = ()  # decks may not hold cards with these keywords
     announces_turn_start: ClassVar[bool] = False  # a turn sentence says when turn-start abilities trigger
     lose_at_once: ClassVar[bool] = False  # lose rules are also checked inside effects, stopping them
+    # automatic battles (runtime/battle/): turns 0..last_turn, default launch turn, the action right's keys
+    # (methods, highest first), effect order by action type, the state every judge counts first, and the
+    # creation budget (points, ((value, units per point), ...)) of party files
+    automatic: ClassVar[bool] = False
+    last_turn: ClassVar[int] = 0
+    launch_turn: ClassVar[int] = 0
+    action_right: ClassVar[tuple[str, ...]] = ()
+    type_priority: ClassVar[tuple[str, ...]] = ()
+    judge_first: ClassVar[str] = ""
+    budget: ClassVar[tuple | None] = None
 
     def blocked(self, s: Any, ctx: Any) -> None:
         """Carry out a blocked attack."""

@@ -66,25 +66,26 @@ class EffectSpec:
     cost: bool = False  # may be paid as a cost ("you may pay ...", "as a cost, ...")
     static: bool = False  # may appear in a static ability
     procedure: bool = False  # turn procedure: only in ruleset files
+    battle: str = "no"  # automatic battles: 'no' (card games only), 'also' (both), 'only' (battles only)
 
 
 # AST class name -> effect. runtime/effects.py defines every primitive named here.
 EFFECTS: dict[str, EffectSpec] = {
-    "DealDamage": EffectSpec("deal_damage"),
-    "Destroy": EffectSpec("destroy", cost=True),
+    "DealDamage": EffectSpec("deal_damage", battle="also"),
+    "Destroy": EffectSpec("destroy", cost=True, battle="also"),
     "Draw": EffectSpec("draw"),
     "Gain": EffectSpec("gain"),
     "Lose": EffectSpec("lose", cost=True),
     "Pay": EffectSpec("lose", cost=True),
     "Give": EffectSpec("give"),
-    "PutStatus": EffectSpec("put_status"),
-    "Remove": EffectSpec("remove", cost=True),
+    "PutStatus": EffectSpec("put_status", battle="also"),
+    "Remove": EffectSpec("remove", cost=True, battle="also"),
     "RemoveDamage": EffectSpec("remove_damage"),
     "ReturnToHand": EffectSpec("return_to_hand", cost=True),
     "MoveToEnd": EffectSpec("move_to_end"),
     "CreateToken": EffectSpec("create_token"),
     "Discard": EffectSpec("discard", cost=True),
-    "Modify": EffectSpec("modify", static=True),
+    "Modify": EffectSpec("modify", static=True, battle="also"),
     "Restrict": EffectSpec("restrict", static=True),
     "Grant": EffectSpec("grant", static=True),
     "ReduceDamage": EffectSpec("reduce_damage", static=True),
@@ -103,7 +104,41 @@ EFFECTS: dict[str, EffectSpec] = {
     "BlockedBy": EffectSpec("blocked_by", static=True),
     "MustBlock": EffectSpec("must_block", static=True),
     "DamageFloor": EffectSpec("damage_floor", static=True),
+    # automatic battles (runtime/battle/effects.py)
+    "Hit": EffectSpec("hit", battle="only"),
+    "Recover": EffectSpec("recover", battle="only"),
+    "SetValue": EffectSpec("set_value", battle="only"),
+    "ResetStat": EffectSpec("reset_stat", battle="only"),
+    "RaiseTurn": EffectSpec("raise_turn", battle="only"),
+    "SetUsed": EffectSpec("set_used", battle="only"),
+    "ReverseSwords": EffectSpec("reverse_swords", battle="only"),
+    "MoveSword": EffectSpec("move_sword", battle="only"),
+    "AddSword": EffectSpec("add_sword", battle="only"),
+    "ChangeSword": EffectSpec("change_sword", battle="only"),
+    "Build": EffectSpec("build", battle="only"),
+    "SkipAction": EffectSpec("skip_action", battle="only"),
+    "BuildFails": EffectSpec("build_fails", battle="only"),
+    "Redirect": EffectSpec("redirect", battle="only"),
+    "SetDamage": EffectSpec("set_damage", battle="only"),
+    "RemoveClass": EffectSpec("remove_class", battle="only"),
 }
+
+# Automatic battles: the hooks of a state ("whenever this would act: ...") -> the battle step that runs
+# it. A 'would' hook replaces what would have happened (runtime/battle/procedure.py).
+HOOKS: dict[str, str] = {
+    "this would act": "act",
+    "this would get ap": "get_ap",
+    "this would build": "build",
+    "this is attacked": "attacked",
+    "this takes attack damage": "attack_damage",
+    "this is dead": "dead",
+    "an ally is chosen for a single attack": "chosen",
+    "the states phase runs": "states_phase",
+}
+# Numbers a swordsman has besides the ruleset's stats (HP is kept beside max_hp, §1).
+SWORDSMAN_VALUES = ("hp", "mp", "ap", "reserve_ap")
+# Objects that only mean something inside a battle action.
+BATTLE_REFS = ("target", "actor", "subtarget", "sender", "this sword")
 
 # The actions of an action phase ("actions: drive, set into trigger_zone, attack, ..."): what each lets
 # the turn player do. runtime/actions.py implements each; kind traits say which cards qualify.
@@ -197,7 +232,7 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds",
                "enters with attack restriction", "driven", "overdrives", "set", "reduces costs",
                "works while set", "counts as KIND", "used at will", "used as a joker",
-               "deleted instead of graveyard")
+               "deleted instead of graveyard", "targets enemies", "targets allies", "targets the next sword")
 # "used at will": a set card whose ability its controller may use or not when it triggers, paying the
 # card's cost then, and only with a card of the same matching attribute on the field (unless its own is
 # 'colourless').

@@ -1,0 +1,1 @@
+"""Automatic battles (Marguerite): swordsmen with ordered sword lists, run by the rules alone."""

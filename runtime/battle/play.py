@@ -1,0 +1,85 @@
+"""`cardc play RULESET A.sw B.sw` and `cardc tournament RULESET DIR` for automatic battles."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from runtime.battle.parties import Budget, SwordsmanSpec, load_party
+from runtime.battle.procedure import new_battle, run
+from runtime.battle.rules import Rules
+from runtime.battle.state import Battle
+from runtime.decks import DeckError
+
+STATS = ("max_hp", "atk", "def", "spd", "sword")
+
+
+def budget_of(rules: Rules) -> Budget | None:
+    """Return the creation budget the ruleset's 'swordsmen have N points' line sets, if any."""
+    if rules.ruleset.budget is None:
+        return None
+    points, buys = rules.ruleset.budget
+    per_point = dict(buys)
+    return Budget(points, {k: per_point.get(k, 1) for k in STATS})
+
+
+def read_party(rules: Rules, path: Path) -> list[SwordsmanSpec]:
+    """Return a party file's swordsmen, checked against the swords and the budget (DeckError if bad)."""
+    others = {name: f"a {card.kind}" + (" (built)" if card.token else "")
+              for name, card in rules.cards.items() if card.kind not in rules.sword_kinds}
+    return load_party(path, rules.spellings, others, budget_of(rules))
+
+
+def sample_parties(root: Path, ruleset: str) -> list[Path]:
+    return sorted((root / "cards" / ruleset / "parties").glob("*.sw"))
+
+
+def battle(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec], options: dict[str, str]) -> Battle:
+    return run(new_battle(rules, (a, b), options))
+
+
+def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str, str]) -> int:
+    """Play one battle between two party files (default: the first two sample parties); print its log."""
+    chosen = [Path(p) for p in paths] or sample_parties(root, rules.ruleset.name)[:2]
+    if len(chosen) != 2:
+        print("error: give two party files (*.sw)", file=sys.stderr)
+        return 2
+    try:
+        a, b = (read_party(rules, p) for p in chosen)
+    except DeckError as err:
+        print(err, file=sys.stderr)
+        return 1
+    result = battle(rules, a, b, options)
+    print("\n".join(result.log))
+    return 0
+
+
+def tournament_command(rules: Rules, folder: Path, options: dict[str, str]) -> int:
+    """Play a round robin (every pair, both seats) of the party files in folder; print the table."""
+    paths = sorted(folder.glob("*.sw"))
+    try:
+        parties = {p.stem: read_party(rules, p) for p in paths}
+    except DeckError as err:
+        print(err, file=sys.stderr)
+        return 1
+    if len(parties) < 2:
+        print(f"error: {folder} holds {len(parties)} party file(s); a tournament needs 2 or more", file=sys.stderr)
+        return 2
+    print("\n".join(tournament_table(rules, parties, options)))
+    return 0
+
+
+def tournament_table(rules: Rules, parties: dict[str, list[SwordsmanSpec]], options: dict[str, str]) -> list[str]:
+    """Return the lines of a round-robin table: wins, draws, losses, points (3 a win, 1 a draw)."""
+    score = {name: [0, 0, 0] for name in parties}
+    for first in parties:
+        for second in parties:
+            if first != second:
+                result = battle(rules, parties[first], parties[second], options).result
+                for name, mine in ((first, "A"), (second, "B")):
+                    score[name][0 if result == mine else 1 if result == "draw" else 2] += 1
+    rows = sorted(score.items(), key=lambda kv: (-(3 * kv[1][0] + kv[1][1]), kv[0]))
+    width = max(len(n) for n in parties)
+    lines = [f"{'party':<{width}}  W  D  L  points"]
+    lines += [f"{n:<{width}} {w:2} {d:2} {lo:2} {3 * w + d:7}" for n, (w, d, lo) in rows]
+    return lines

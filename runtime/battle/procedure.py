@@ -1,0 +1,299 @@
+"""The battle procedure (digest §6-§9, §12): turns, the action right, action processing, settlement, judges.
+
+Public entry points: `new_battle(rules, parties, options)` and `run(battle)`. Nothing is chosen and
+nothing is random: a battle is a function of the two parties and the options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.battle import effects as fx
+from runtime.battle import hooks
+from runtime.battle.parties import SwordsmanSpec
+from runtime.battle.rules import Rules
+from runtime.battle.state import SIDES, Battle, Ctx, Fighter, Sword
+
+SKIP = "skip"
+# A turn whose actions never run out (copies of 儀式剣 feeding reserve AP) ends the battle as a draw.
+MAX_ACTIONS_PER_TURN = 2000
+
+
+@dataclass
+class Action:
+    """One holder's action in a processing: steps 1-4 fill it, step 5 carries it out."""
+
+    actor: Fighter
+    sword: Sword | None = None
+    kind: str = SKIP
+    target: Any = None
+    whole: bool = False
+    subtarget: Sword | None = None
+
+
+def new_battle(rules: Rules, parties: tuple[list[SwordsmanSpec], list[SwordsmanSpec]],
+               options: dict[str, str] | None = None) -> Battle:
+    """Return a battle at turn 0 between two parties (front first)."""
+    s = Battle(rules, {**rules.ruleset.options, **(options or {})})
+    for side, specs in enumerate(parties):
+        for spec in specs:
+            stats = {"max_hp": spec.max_hp, "atk": spec.atk, "def": spec.def_, "spd": spec.spd}
+            s.parties[side].append(fx.make_fighter(s, spec.name, side, stats, spec.swords))
+    return s
+
+
+def run(s: Battle) -> Battle:
+    """Play the battle to its end; return it with its log and result."""
+    for side in (0, 1):
+        for f in s.parties[side]:
+            s.log.append(f"{SIDES[side]}{s.parties[side].index(f) + 1} {f.name}: " + _line(s, f))
+    while not s.result:
+        _turn(s)
+    return s
+
+
+def _line(s: Battle, f: Fighter) -> str:
+    v = f.values
+    return f"{v['max_hp']}/{v['atk']}/{v['def']}/{v['spd']}/" + ", ".join(w.card for w in f.swords)
+
+
+def _turn(s: Battle) -> None:
+    s.say("turn starts")
+    _action_count(s)
+    if not s.turn_zero:
+        s.say("states phase")
+        hooks.states_phase(s)
+        if _settle(s):
+            return
+    _actions(s)
+    if s.result:
+        return
+    if s.turn_zero:
+        s.say("death judgment after turn 0")
+        hooks.death_judgment(s)
+        s.turn_zero = False
+        if _settle(s):
+            return
+    if s.turn >= s.defs.ruleset.last_turn:
+        _judge(s, f"turn {s.turn} ends")
+        return
+    s.turn += 1
+
+
+def _action_count(s: Battle) -> None:
+    """Give each swordsman AP equal to its SPD (Sleep replaces this) and, by option, unuse its swords."""
+    for f in s.fighters():
+        if not hooks.fire(s, f, "get_ap", Ctx(holder=f)):
+            f.values["ap"] = f.values["spd"]
+        reset = s.options.get("used_swords", "reset_each_turn") == "reset_each_turn" or all(w.used for w in f.swords)
+        for w in f.swords if reset else ():
+            w.used = False
+
+
+# ---------------------------------------------------------------- executability and the action right
+
+
+def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
+    """Return the turn a sword launches from: its launch keyword (or the default), shifted by Early/Late."""
+    base, shift = None, 0
+    for ench, count, args in s.defs.enchants(w):
+        shift += ench.shift * count
+        turn = ench.launch_turn(s, Ctx(actor=f, sword=w, params=args))
+        base = turn if base is None and turn is not None else base
+    return max(0, (s.defs.ruleset.launch_turn if base is None else base) + shift)
+
+
+def executable(s: Battle, f: Fighter, w: Sword) -> bool:
+    """Return whether f may execute w now: unused, launched, every enchantment's condition, its costs."""
+    if w.used or launch_turn(s, f, w) > s.turn:
+        return False
+    card = s.defs.cards[w.card]
+    needs_next = card.subtarget or "targets the next sword" in s.defs.traits(card.kind)
+    if needs_next and w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
+        return False
+    for ench, _count, args in s.defs.enchants(w):
+        ctx = Ctx(actor=f, sword=w, params=args)
+        if not ench.executable(s, ctx) or (ench.cost_value and f.values[ench.cost_value] < ench.cost(s, ctx)):
+            return False
+    return True
+
+
+def _usable_ap(s: Battle, f: Fighter) -> int:
+    """Return f's AP, or its reserve AP at AP 0 if it has an executable sword or a would-act state (§7.1)."""
+    if f.values["ap"] >= 1:
+        return f.values["ap"]
+    if s.defs.has_hook(f, "act") or any(executable(s, f, w) for w in f.swords):
+        return f.values["reserve_ap"]
+    return 0
+
+
+def _holders(s: Battle) -> list[Fighter]:
+    """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
+    ruleset = s.defs.ruleset
+    keyed = [(tuple(fn(ruleset, s, Ctx(subject=f)) for fn in ruleset.action_right), f)
+             for f in s.fighters() if _usable_ap(s, f) >= 1]
+    if not keyed:
+        return []
+    best = max(k for k, _ in keyed)
+    return [f for k, f in keyed if k == best]
+
+
+# ---------------------------------------------------------------- one action processing
+
+
+def _actions(s: Battle) -> None:
+    for _ in range(MAX_ACTIONS_PER_TURN):
+        holders = _holders(s)
+        if not holders:
+            return
+        _process(s, holders)
+        if not s.turn_zero and _settle(s):
+            return
+    s.say(f"{MAX_ACTIONS_PER_TURN} actions in one turn: the battle stops")
+    _finish(s, "draw", "the action limit")
+
+
+def _process(s: Battle, holders: list[Fighter]) -> None:
+    """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
+    s.actions += 1
+    actions = [_prepare(s, f) for f in holders]
+    priority = s.defs.ruleset.type_priority
+    ranked = []
+    for a in actions:
+        same = [b for b in actions if b.actor.side == a.actor.side and b.kind == a.kind]
+        ranked.append(((priority.index(a.kind), same.index(a)), a.actor.side, a))
+    # Equal (type, rank) on both sides is super-simultaneous; party A's effects are carried out first.
+    for _key, _side, a in sorted(ranked, key=lambda r: (r[0], r[1])):
+        _carry_out(s, a)
+
+
+def _prepare(s: Battle, f: Fighter) -> Action:
+    """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
+    a = Action(f)
+    stunned = Ctx(holder=f, actor=f)
+    if not (hooks.fire(s, f, "act", stunned) and stunned.skip):
+        a.sword = next((w for w in f.swords if executable(s, f, w)), None)
+    if a.sword is not None:
+        _decide_targets(s, a)
+    _pay(s, a)
+    return a
+
+
+def _next_sword(f: Fighter, w: Sword) -> Sword | None:
+    i = next(i for i, x in enumerate(f.swords) if x is w)
+    return f.swords[i + 1] if i + 1 < len(f.swords) else None
+
+
+def _decide_targets(s: Battle, a: Action) -> None:
+    assert a.sword is not None
+    card = s.defs.cards[a.sword.card]
+    a.kind, traits = card.kind, s.defs.traits(card.kind)
+    a.whole = any(ench.whole for ench, _c, _a in s.defs.enchants(a.sword))
+    if "targets the next sword" in traits:
+        a.target = _next_sword(a.actor, a.sword)
+    elif "targets allies" in traits and not a.whole:
+        a.target = a.actor
+    elif "targets enemies" in traits and not a.whole:
+        a.target = _single_attack_target(s, a.actor)
+    if card.subtarget:
+        a.subtarget = _next_sword(a.actor, a.sword)
+
+
+def _single_attack_target(s: Battle, actor: Fighter) -> Fighter | None:
+    """Return the enemy front, or the front-most enemy whose state takes single attacks (Taunt)."""
+    enemies = s.parties[1 - actor.side]
+    for f in enemies:
+        if s.defs.has_hook(f, "chosen"):
+            hook = Ctx(actor=actor)
+            hooks.fire(s, f, "chosen", hook)
+            return hook.redirect_to or (enemies[0] if enemies else None)
+    return enemies[0] if enemies else None
+
+
+def _pay(s: Battle, a: Action) -> None:
+    f, w = a.actor, a.sword
+    pool = "ap" if f.values["ap"] >= 1 else "reserve_ap"
+    f.values[pool] -= 1
+    s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {f.values[pool] + 1}→{f.values[pool]})")
+    if w is None:
+        return
+    w.used = True
+    for ench, _count, args in s.defs.enchants(w):
+        ctx = Ctx(actor=f, sword=w, params=args)
+        if ench.cost_value:
+            f.values[ench.cost_value] -= ench.cost(s, ctx)
+    if any(ench.vanishes for ench, _c, _a in s.defs.enchants(w)):
+        f.swords = [x for x in f.swords if x is not w]
+        s.say(f"  {w.card} vanishes")
+
+
+def _carry_out(s: Battle, a: Action) -> None:
+    """Step 5: the effect, per target and per repeat, then the independent sentences (§8)."""
+    if a.sword is None:
+        return
+    card = s.defs.cards[a.sword.card]
+    traits = s.defs.traits(card.kind)
+    targets: list[Any] = [a.target]
+    if a.whole:
+        targets = list(s.parties[1 - a.actor.side] if "targets enemies" in traits else s.parties[a.actor.side])
+    vanished = [x for x in (a.target, a.subtarget) if isinstance(x, Sword) and not fx.exists(s, x)]
+    needs = "targets the next sword" in traits and a.target is None or card.subtarget and a.subtarget is None
+    if vanished or needs:
+        s.say(f"  {card.name} has nothing to act on")
+        return
+    ctx = Ctx(actor=a.actor, sword=a.sword, subtarget=a.subtarget)
+    for target in targets:
+        for _ in range(card.repeat):
+            ctx.target, ctx.damage = target, 0
+            card.each_target(s, ctx)
+    card.afterwards(s, ctx)
+
+
+# ---------------------------------------------------------------- settlement and judges
+
+
+def _settle(s: Battle) -> bool:
+    """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
+    for side in (0, 1):
+        for f in [x for x in s.parties[side] if x.hp <= 0]:
+            f.overkill = -f.hp
+            s.say(f"{s.label(f)} exits (overkill {f.overkill})")
+            s.parties[side].remove(f)
+            s.exited[side].append(f)
+    if not s.parties[0] or not s.parties[1] or s.turn > s.defs.ruleset.last_turn:
+        _judge(s, "settlement")
+    return bool(s.result)
+
+
+def _total(fighters: list[Fighter], what: str) -> int:
+    return sum(f.states.get(what, 0) if what[0].isupper() else getattr(f, what) for f in fighters)
+
+
+def _judge(s: Battle, when: str) -> None:
+    """Decide the result: annihilation, else the state counted first (Push), else overkill or HP (§9)."""
+    empty = [not p for p in s.parties]
+    first = s.defs.ruleset.judge_first
+    if empty[0] != empty[1]:
+        _finish(s, "B" if empty[0] else "A", "the other party is annihilated")
+        return
+    pool = s.exited if all(empty) else s.parties
+    pushes = [_total(pool[i], first) for i in (0, 1)] if first else [0, 0]
+    if pushes[0] != pushes[1]:
+        _finish(s, "A" if pushes[0] > pushes[1] else "B", f"{first} {pushes[0]} to {pushes[1]}")
+        return
+    if all(empty):
+        over = [_total(s.exited[i], "overkill") for i in (0, 1)]
+        fewer = s.options.get("overkill", "fewer_wins") == "fewer_wins"
+        better = (over[0] < over[1]) == fewer
+        winner = "draw" if over[0] == over[1] else ("A" if better else "B")
+        _finish(s, winner, f"overkill judge {over[0]} to {over[1]}")
+        return
+    hp = [_total(s.parties[i], "hp") for i in (0, 1)]
+    winner = "draw" if hp[0] == hp[1] else ("A" if hp[0] > hp[1] else "B")
+    _finish(s, winner, f"overturn judge: HP {hp[0]} to {hp[1]} after {when}")
+
+
+def _finish(s: Battle, result: str, why: str) -> None:
+    s.result = result
+    s.say(f"result: {'a draw' if result == 'draw' else f'party {result} wins'} ({why})")

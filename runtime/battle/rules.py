@@ -1,0 +1,61 @@
+"""A compiled battle ruleset as the battle runtime reads it: swords, states in file order, enchantments."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.battle.state import Fighter, Sword
+
+
+def _file_order(where: str) -> tuple[str, int]:
+    path, _, line = where.rpartition(":")
+    return path, int(line)
+
+
+@dataclass
+class Rules:
+    """The definitions of one battle ruleset (generated/<name>/__init__.py)."""
+
+    ruleset: Any
+    cards: dict[str, Any]
+    statuses: dict[str, Any]
+    enchantments: dict[str, Any]
+    state_order: tuple[str, ...] = ()  # file order: the first state with a hook is the one that triggers
+    sword_kinds: tuple[str, ...] = ()
+    spellings: dict[str, str] = field(default_factory=dict)  # every name a party file may use -> card
+
+    def __post_init__(self) -> None:
+        # the registry holds classes; their methods (effects, hooks, launch turns) want instances
+        self.cards = {k: c() for k, c in self.cards.items()}
+        self.statuses = {k: c() for k, c in self.statuses.items()}
+        self.enchantments = {k: c() for k, c in self.enchantments.items()}
+        self.state_order = tuple(sorted(self.statuses, key=lambda k: _file_order(self.statuses[k].where)))
+        traits = self.ruleset.kind_traits
+        self.sword_kinds = tuple(k for k, t in traits.items() if "counts as sword" in t)
+        for name, card in sorted(self.cards.items()):
+            if card.kind in self.sword_kinds:
+                self.spellings.update({alias: name for alias in (name, *card.names)})
+
+    def traits(self, kind: str) -> tuple[str, ...]:
+        return self.ruleset.kind_traits.get(kind, ())
+
+    def enchants(self, sword: Sword) -> Iterator[tuple[Any, int, tuple[int, ...]]]:
+        """Yield (enchantment, stacks, args) of a sword: printed keywords first, then given ones."""
+        card = self.cards[sword.card]
+        for name, args in card.keywords:
+            yield self.enchantments[name], 1, args
+        for name, (stacks, args) in sorted(sword.given.items()):
+            yield self.enchantments[name], stacks, args
+
+    def has_hook(self, f: Fighter, step: str) -> bool:
+        """Return whether a swordsman holds a state with a hook for this step."""
+        return any(f.states.get(name, 0) > 0 and step in self.statuses[name].hooks for name in self.state_order)
+
+
+def load_rules(ruleset: str) -> Rules:
+    """Return the Rules of a battle ruleset compiled into generated/<ruleset>/."""
+    module = importlib.import_module(f"generated.{ruleset}")
+    return Rules(module.RULESET, module.CARDS, module.STATUSES, getattr(module, "ENCHANTMENTS", {}))

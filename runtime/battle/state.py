@@ -1,0 +1,88 @@
+"""The state of an automatic battle: swordsmen with values, states and ordered sword lists."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDES = ("A", "B")
+
+
+@dataclass
+class Sword:
+    """One sword in a list: its card, its used flag and the enchantments given to it (§1, §3)."""
+
+    id: int
+    card: str
+    used: bool = False
+    given: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)  # name -> (stacks, args)
+
+
+@dataclass
+class Fighter:
+    """A swordsman: values (stats, hp, mp, ap, reserve_ap), initial stats, states and swords."""
+
+    id: int
+    name: str
+    side: int
+    values: dict[str, int]
+    initial: dict[str, int]
+    states: dict[str, int] = field(default_factory=dict)
+    swords: list[Sword] = field(default_factory=list)
+    overkill: int = 0
+
+    @property
+    def hp(self) -> int:
+        return self.values["hp"]
+
+
+@dataclass
+class Battle:
+    """Two parties (front first), those who exited, the turn number, the log and the result."""
+
+    defs: Any  # runtime.battle.rules.Rules: the compiled ruleset, swords, states, enchantments
+    options: dict[str, str]
+    parties: list[list[Fighter]] = field(default_factory=lambda: [[], []])
+    exited: list[list[Fighter]] = field(default_factory=lambda: [[], []])
+    turn: int = 0
+    turn_zero: bool = True  # inside turn 0 and its death judgment: nobody is judged dead (§6, §15.2 fact 9)
+    log: list[str] = field(default_factory=list)
+    result: str = ""  # '', 'A', 'B' or 'draw'
+    next_id: int = 1
+    actions: int = 0
+    hits: int = 0
+
+    def fighters(self) -> list[Fighter]:
+        """Return every swordsman still in a party: party A front to back, then party B."""
+        return self.parties[0] + self.parties[1]
+
+    def label(self, f: Fighter) -> str:
+        """Return how the log names a swordsman: 'A1 Quorina' (side and place), or 'A- Quorina' once exited."""
+        party = self.parties[f.side]
+        place = str(party.index(f) + 1) if f in party else "-"
+        return f"{SIDES[f.side]}{place} {f.name}"
+
+    def say(self, text: str) -> None:
+        self.log.append(f"T{self.turn} {text}")
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+
+@dataclass
+class Ctx:
+    """What one effect knows: the action's actor, sword, target, sub-target; a hook's holder and sender."""
+
+    actor: Fighter | None = None
+    sword: Sword | None = None
+    target: Any = None
+    subtarget: Sword | None = None
+    holder: Fighter | None = None
+    sender: Fighter | None = None
+    subject: Fighter | None = None
+    damage: int = 0
+    params: tuple[int, ...] = ()
+    skip: bool = False
+    build_failed: bool = False
+    redirect_to: Any = None
