@@ -60,8 +60,10 @@ def extreme(s: Battle, owner: Any, ctx: Ctx, f: Any, side: str) -> list:
 
 
 def first_sword(s: Battle, ctx: Ctx, holders: list, unused: bool) -> list:
+    """Return the first (unused) sword of a swordsman; super-simultaneous actions see their starting lists."""
+    frozen = s.frozen_swords
     for f in holders[:1]:
-        return [w for w in f.swords if not (unused and w.used)][:1]
+        return [w for w in f.swords if not (unused and w.used) and (frozen is None or w.id in frozen)][:1]
     return []
 
 

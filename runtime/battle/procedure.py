@@ -48,8 +48,13 @@ def run(s: Battle) -> Battle:
     for side in (0, 1):
         for f in s.parties[side]:
             s.log.append(f"{SIDES[side]}{s.parties[side].index(f) + 1} {f.name}: " + _line(s, f))
+    return run_turns(s)
+
+
+def run_turns(s: Battle) -> Battle:
+    """Play turns from where the battle stands until it ends; return it."""
     while not s.result:
-        _turn(s)
+        play_turn(s)
     return s
 
 
@@ -58,13 +63,13 @@ def _line(s: Battle, f: Fighter) -> str:
     return f"{v['max_hp']}/{v['atk']}/{v['def']}/{v['spd']}/" + ", ".join(w.card for w in f.swords)
 
 
-def _turn(s: Battle) -> None:
+def play_turn(s: Battle) -> None:
     s.say("turn starts")
-    _action_count(s)
+    action_count(s)
     if not s.turn_zero:
         s.say("states phase")
         hooks.states_phase(s)
-        if _settle(s):
+        if settle(s):
             return
     _actions(s)
     if s.result:
@@ -73,7 +78,7 @@ def _turn(s: Battle) -> None:
         s.say("death judgment after turn 0")
         hooks.death_judgment(s)
         s.turn_zero = False
-        if _settle(s):
+        if settle(s):
             return
     if s.turn >= s.defs.ruleset.last_turn:
         _judge(s, f"turn {s.turn} ends")
@@ -81,7 +86,7 @@ def _turn(s: Battle) -> None:
     s.turn += 1
 
 
-def _action_count(s: Battle) -> None:
+def action_count(s: Battle) -> None:
     """Give each swordsman AP equal to its SPD (Sleep replaces this) and, by option, unuse its swords."""
     for f in s.fighters():
         if not hooks.fire(s, f, "get_ap", Ctx(holder=f)):
@@ -128,7 +133,7 @@ def _usable_ap(s: Battle, f: Fighter) -> int:
     return 0
 
 
-def _holders(s: Battle) -> list[Fighter]:
+def holders(s: Battle) -> list[Fighter]:
     """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
     ruleset = s.defs.ruleset
     keyed = [(tuple(fn(ruleset, s, Ctx(subject=f)) for fn in ruleset.action_right), f)
@@ -144,28 +149,97 @@ def _holders(s: Battle) -> list[Fighter]:
 
 def _actions(s: Battle) -> None:
     for _ in range(MAX_ACTIONS_PER_TURN):
-        holders = _holders(s)
-        if not holders:
-            return
-        _process(s, holders)
-        if not s.turn_zero and _settle(s):
+        if not act(s) or s.result:
             return
     s.say(f"{MAX_ACTIONS_PER_TURN} actions in one turn: the battle stops")
     _finish(s, "draw", "the action limit")
 
 
-def _process(s: Battle, holders: list[Fighter]) -> None:
+def act(s: Battle) -> bool:
+    """Give the action right, process the holders' actions, settle (not in turn 0); return whether anyone acted."""
+    who = holders(s)
+    if not who:
+        return False
+    process(s, who)
+    if not s.turn_zero:
+        settle(s)
+    return True
+
+
+def process(s: Battle, who: list[Fighter]) -> None:
     """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
     s.actions += 1
-    actions = [_prepare(s, f) for f in holders]
+    actions = [_prepare(s, f) for f in who]
     priority = s.defs.ruleset.type_priority
     ranked = []
     for a in actions:
         same = [b for b in actions if b.actor.side == a.actor.side and b.kind == a.kind]
         ranked.append(((priority.index(a.kind), same.index(a)), a.actor.side, a))
-    # Equal (type, rank) on both sides is super-simultaneous; party A's effects are carried out first.
-    for _key, _side, a in sorted(ranked, key=lambda r: (r[0], r[1])):
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    for key in sorted({r[0] for r in ranked}):
+        group = [a for k, _side, a in ranked if k == key]
+        if len(group) == 1:
+            _carry_out(s, group[0])
+        else:
+            _together(s, group)
+
+
+def _numbers(s: Battle) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
+    """Return every swordsman's values and state counts, by id (what super-simultaneous actions merge)."""
+    return {f.id: (dict(f.values), dict(f.states)) for f in s.fighters()}
+
+
+def _restore(s: Battle, numbers: dict[int, tuple[dict[str, int], dict[str, int]]]) -> None:
+    for f in s.fighters():
+        if f.id in numbers:
+            f.values, f.states = dict(numbers[f.id][0]), dict(numbers[f.id][1])
+
+
+def _together(s: Battle, group: list[Action]) -> None:
+    """Carry out super-simultaneous actions (equal type and rank in both parties, §7.4 item 4).
+
+    Neither comes first, so each is carried out from the group's starting state: before each one
+    the numbers (values, state counts, the turn) go back to where they started, and sword reads
+    ('the first sword of X') see only swords that were there at the start. Afterwards every change
+    adds up: a number ends at its start plus each action's change to it.
+    """
+    s.say("super-simultaneous: " + " and ".join(s.label(a.actor) for a in group))
+    start, turn = _numbers(s), s.turn
+    s.frozen_swords = {w.id for f in s.fighters() for w in f.swords}
+    ends, turns = [], []
+    for a in group:
+        _restore(s, start)
+        s.turn = turn
         _carry_out(s, a)
+        ends.append(_numbers(s))
+        turns.append(s.turn - turn)
+    s.frozen_swords = None
+    s.turn = turn + sum(turns)
+    _merge(s, start, ends)
+
+
+def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
+    """Set each number to its start plus the sum of every action's change; judge deaths no action saw."""
+    for f in s.fighters():
+        if f.id not in start:
+            continue
+        merged = []
+        for part in (0, 1):
+            before = start[f.id][part]
+            keys = list(before) + sorted({k for e in ends for k in e[f.id][part]} - set(before))
+            merged.append({k: before.get(k, 0) + sum(e[f.id][part].get(k, 0) - before.get(k, 0) for e in ends)
+                           for k in keys})
+        if merged[0] != f.values or merged[1] != f.states:
+            s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
+        f.values, f.states = merged
+        if all(e[f.id][0]["hp"] > 0 for e in ends):
+            hooks.check_death(s, f, start[f.id][0]["hp"])
+
+
+def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
+    values = [f"{k} {v}" for k, v in merged[0].items() if f.values.get(k) != v]
+    states = [f"{k} {v}" for k, v in merged[1].items() if f.states.get(k, 0) != v]
+    return ", ".join(values + states)
 
 
 def _prepare(s: Battle, f: Fighter) -> Action:
@@ -253,7 +327,7 @@ def _carry_out(s: Battle, a: Action) -> None:
 # ---------------------------------------------------------------- settlement and judges
 
 
-def _settle(s: Battle) -> bool:
+def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
     for side in (0, 1):
         for f in [x for x in s.parties[side] if x.hp <= 0]:

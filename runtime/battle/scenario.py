@@ -5,12 +5,12 @@ Format (one instruction per line, '#' comments):
     A: Name: HP/ATK/DEF/SPD/sword, sword        (a swordsman of party A, front first; B: likewise)
     given WHO VALUE N [, VALUE N ...]            (hp, mp, ap, reserve_ap, a stat, or a state: 'Guard 2')
     given WHO sword K used|unused                 (K counts from 1 in WHO's list)
-    given WHO sword K ENCHANTMENT N
+    given WHO sword K ENCHANTMENT N               (or ENCHANTMENT(ARGS) N: 'MPCost(2) 1')
     given turn N                                  (turn 0 is the one phenomenon period with no deaths)
     run: action count | states phase | N action(s) | death judgment | turn | battle
     expect WHO VALUE N    expect WHO swords: Slash Sword (used), Shock Sword [StunGiving 2]
     expect party A: Wall, Aria    expect turn N    expect result: A|B|draw|none
-    expect log: TEXT    expect no log: TEXT
+    expect log: TEXT    expect no log: TEXT    expect log in order: TEXT | TEXT | ...
 WHO is a position ('A1', 'B2') or a swordsman's name (also after it exited).
 """
 
@@ -101,11 +101,20 @@ def _given(s: Battle, text: str) -> None:
         if what[0] in ("used", "unused"):
             sword.used = what[0] == "used"
         else:
-            sword.given[what[0]] = (int(what[1]), ())
+            name, args = _enchantment(what[0])
+            sword.given[name] = (int(what[1]), args)
         return
     for item in rest.split(","):
         key, value = item.split()
         _set(f, key, int(value))
+
+
+def _enchantment(word: str) -> tuple[str, tuple[int, ...]]:
+    """Return the name and arguments of 'MPCost(2)' (or just a name)."""
+    m = re.fullmatch(r"(\w+)(?:\(([\d, ]*)\))?", word)
+    if m is None:
+        raise ValueError(f"expected an enchantment like 'StunGiving' or 'MPCost(2)', found '{word}'")
+    return m.group(1), tuple(int(x) for x in (m.group(2) or "").split(",") if x.strip())
 
 
 def _set(f: Fighter, key: str, value: int) -> None:
@@ -117,28 +126,22 @@ def _set(f: Fighter, key: str, value: int) -> None:
 
 def _run(s: Battle, text: str) -> None:
     if text == "action count":
-        p._action_count(s)
+        p.action_count(s)
     elif text == "states phase":
         hooks.states_phase(s)
-        p._settle(s)
+        p.settle(s)
     elif text == "death judgment":
         hooks.death_judgment(s)
         s.turn_zero = False
-        p._settle(s)
+        p.settle(s)
     elif text == "turn":
-        p._turn(s)
+        p.play_turn(s)
     elif text == "battle":
-        while not s.result:
-            p._turn(s)
+        p.run_turns(s)
     else:
-        count = int(text.split()[0])
-        for _ in range(count):
-            holders = p._holders(s)
-            if not holders or s.result:
-                raise ValueError(f"no one can act for action {_ + 1}")
-            p._process(s, holders)
-            if not s.turn_zero:
-                p._settle(s)
+        for n in range(int(text.split()[0])):
+            if s.result or not p.act(s):
+                raise ValueError(f"no one can act for action {n + 1}")
 
 
 def sword_text(s: Battle, w: Sword) -> str:
@@ -148,6 +151,8 @@ def sword_text(s: Battle, w: Sword) -> str:
 
 
 def _expect(s: Battle, text: str) -> list[str]:
+    if text.startswith("log in order: "):
+        return _in_order(s.log, [x.strip() for x in text[14:].split(" | ")])
     if text.startswith("log: ") or text.startswith("no log: "):
         wanted = text.split(": ", 1)[1]
         present = any(wanted in line for line in s.log)
@@ -159,7 +164,7 @@ def _expect(s: Battle, text: str) -> list[str]:
     if text.startswith("turn "):
         return _same("turn", str(s.turn), text[5:])
     if text.startswith("party "):
-        side, _, names = text[6:].partition(": ")
+        side, _, names = text[6:].partition(":")
         return _same(f"party {side}", ", ".join(f.name for f in s.parties[SIDES.index(side)]), names)
     name, _, rest = text.partition(" ")
     f = who(s, name)
@@ -168,6 +173,18 @@ def _expect(s: Battle, text: str) -> list[str]:
     key, value = rest.split()
     found = f.states.get(key, 0) if key[0].isupper() else (f.overkill if key == "overkill" else f.values[key])
     return _same(f"{name} {key}", str(found), value)
+
+
+def _in_order(log: list[str], wanted: list[str]) -> list[str]:
+    """Return a failure unless each text is in a log line after the line of the text before it."""
+    at = 0
+    for text in wanted:
+        found = next((i for i in range(at, len(log)) if text in log[i]), None)
+        if found is None:
+            where = "the log" if not any(text in line for line in log) else "the log after the line before"
+            return [f"{where} lacks '{text}' (expected in order: {' | '.join(wanted)})"]
+        at = found + 1
+    return []
 
 
 def _same(what: str, found: str, wanted: str) -> list[str]:

@@ -51,6 +51,7 @@ class Battle:
     next_id: int = 1
     actions: int = 0
     hits: int = 0
+    frozen_swords: set[int] | None = None  # inside super-simultaneous actions: the swords present at their start
 
     def fighters(self) -> list[Fighter]:
         """Return every swordsman still in a party: party A front to back, then party B."""
