@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from compiler import nodes as n
 from compiler.check_battle import BattleChecks
 from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
-from compiler.symbols import Symbols, singular
+from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 COSTS = sorted(k for k, e in v.EFFECTS.items() if e.cost)
@@ -21,21 +21,6 @@ CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnTo
              "BlockedBy", "MustBlock", "DamageFloor")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
 STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor)
-
-
-@dataclass
-class Scope:
-    """What names mean where the checker is: owner kind, parameters, referents of 'it'."""
-
-    owner: str  # 'card', 'keyword', 'status', 'ruleset', 'lose_rule'
-    params: tuple[str, ...] = ()
-    event_about: str = ""
-    candidate: str = ""  # 'card' or 'player' inside a filter's 'with' clauses
-    targets: int = 0
-    static: bool = False
-    amount: bool = False  # the triggering event has an amount ('the amount')
-    battle_refs: tuple[str, ...] = ()  # 'the target', 'the actor', ... where they mean something
-    damage: bool = False  # 'the damage' of a hit means something here
 
 
 @dataclass

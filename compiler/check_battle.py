@@ -12,11 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from compiler import nodes as n
 from compiler.diagnostics import did_you_mean, quoted_list
+from compiler.symbols import Scope, Symbols
 from runtime import vocabulary as v
-
-if TYPE_CHECKING:
-    from compiler.check import Scope
-    from compiler.symbols import Symbols
 
 SKIP = "skip"  # the type of an action that executes no sword (§7.4)
 
@@ -99,8 +96,6 @@ class BattleChecks:
             self.abilities((a,), self.sword_scope(subtarget))
 
     def sword_scope(self, subtarget: bool) -> Scope:
-        from compiler.check import Scope
-
         refs = ("target", "actor", "this sword") + (("subtarget",) if subtarget else ())
         return Scope("sword", battle_refs=refs, damage=True)
 
@@ -113,8 +108,6 @@ class BattleChecks:
             self.error("E105", f"'{name}' is a {kinds[0]}, not a sword", node)
 
     def enchantment(self, e: n.EnchantmentDef) -> None:
-        from compiler.check import Scope
-
         scope = Scope("enchantment", tuple(p.value for p in e.params), battle_refs=("actor", "this sword"))
         for term in (e.launch, e.executable, e.mp_cost[0] if e.mp_cost else None):
             if term is not None:
@@ -128,8 +121,6 @@ class BattleChecks:
             self.body(rider.body, inner)
 
     def hooks(self, st: n.StatusDef) -> None:
-        from compiler.check import Scope
-
         for hook in st.hooks:
             refs = ("sender",) if v.HOOKS[hook.event] == "attacked" else ()
             damage = v.HOOKS[hook.event] == "attack_damage"

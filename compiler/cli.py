@@ -7,6 +7,7 @@ violation or a replay that still fails; 2 wrong usage.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -88,7 +89,10 @@ def _automatic(ruleset: str) -> bool:
     """Return whether a compiled ruleset plays automatic battles (swordsmen, no decisions)."""
     import importlib
 
-    return bool(importlib.import_module(f"generated.{ruleset}").RULESET.automatic)
+    try:
+        return bool(importlib.import_module(f"generated.{ruleset}").RULESET.automatic)
+    except ModuleNotFoundError:  # not built (or no such ruleset): the caller reports it its own way
+        return False
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -122,8 +126,16 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from runtime.fuzzing import fuzz_command
+    from runtime.fuzzing import PROFILE_GAMES, fuzz_command
 
+    folder = args.path.resolve()
+    if folder.parent == (args.root / "cards").resolve() and folder.is_dir() and _automatic(folder.name):
+        from runtime.battle.fuzz import fuzz_battles
+        from runtime.battle.rules import load_rules
+
+        games = args.games or PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
+        return fuzz_battles(load_rules(folder.name), games, args.seed, _options(args), args.out,
+                            sys.stdout, sys.stderr)
     return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds,
                         options=_options(args))
 

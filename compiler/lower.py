@@ -439,8 +439,12 @@ def _battle(battle: n.Battle, env: Env) -> list[dict]:
 # ---------------------------------------------------------------- files
 
 
+def _enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str) -> dict:
+    return enchantment_class(e, sym, where, name, body)
+
+
 LOWER_ITEM: dict[type, Any] = {n.Card: card_class, n.KeywordDef: keyword_class, n.StatusDef: status_class,
-              n.Ruleset: ruleset_class, n.EnchantmentDef: enchantment_class}
+              n.Ruleset: ruleset_class, n.EnchantmentDef: _enchantment_class}
 
 
 def class_names(f: n.File) -> list[tuple[n.Item, str]]:

@@ -99,7 +99,7 @@ def sword_class(card: n.Card, kind: str, sym: Symbols, where: str, name: str, bo
             "functions": env.functions + functions, "late_fields": env.constants}
 
 
-def enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str) -> dict:
+def enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str, body: Body) -> dict:
     """Return the context of an enchantment's class: launch and cost data, checks and riders as methods."""
     params = {p.value: i for i, p in enumerate(e.params)}
     env = Env(sym, where, "enchantment", params)
@@ -117,8 +117,6 @@ def enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str) 
     if e.mp_cost is not None:
         fields.append(field_("cost_value", repr(e.mp_cost[1].value)))
         functions.append({"name": "cost", "args": SELF_ARGS, "lines": [f"return {expr(e.mp_cost[0], env)}"]})
-    from compiler.lower import body  # the sentence lowering is shared with card abilities
-
     for rider in e.riders:
         lines = body(rider.body, env)
         if rider.condition is not None:

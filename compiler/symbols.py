@@ -12,6 +12,21 @@ from runtime import vocabulary as v
 
 
 @dataclass
+class Scope:
+    """What names mean where the checker is: owner kind, parameters, referents of 'it'."""
+
+    owner: str  # 'card', 'keyword', 'status', 'ruleset', 'lose_rule', 'sword', 'enchantment'
+    params: tuple[str, ...] = ()
+    event_about: str = ""
+    candidate: str = ""  # 'card' or 'player' inside a filter's 'with' clauses
+    targets: int = 0
+    static: bool = False
+    amount: bool = False  # the triggering event has an amount ('the amount')
+    battle_refs: tuple[str, ...] = ()  # 'the target', 'the actor', ... where they mean something
+    damage: bool = False  # 'the damage' of a hit means something here
+
+
+@dataclass
 class Symbols:
     ruleset: n.Ruleset | None = None
     ruleset_path: str = ""

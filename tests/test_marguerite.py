@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
+from compiler.cli import main
+from runtime.battle import fuzz
 from runtime.battle.fuzz import random_party, violations
 from runtime.battle.play import battle, budget_of, read_party, tournament_table
 from runtime.battle.rules import Rules, load_rules
+from runtime.battle.state import Battle
 from runtime.decks import DeckError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,10 +30,13 @@ def rules() -> Rules:
 
 
 def test_every_sword_is_in_the_pool(rules: Rules) -> None:
-    swords = [c for c in rules.cards.values() if c.kind in rules.sword_kinds]
-    built = [c for c in rules.cards.values() if c.kind == "swordsman"]
+    sheet = [c for c in rules.cards.values() if not c.where.startswith("custom.card:")]
+    swords = [c for c in sheet if c.kind in rules.sword_kinds]
+    built = [c for c in sheet if c.kind == "swordsman"]
     assert (len(swords), len(rules.enchantments), len(rules.statuses), len(built)) == (75, 11, 13, 7)
     assert len({alias for c in swords for alias in c.names}) == 150  # a Japanese name and an ID each
+    custom = sorted(c.name for c in rules.cards.values() if c.where.startswith("custom.card:"))
+    assert custom == ["Hollow", "Hollow-Making Sword", "Mason", "Mason-Making Sword", "Severing Sword"]
 
 
 def test_random_battles_finish_keep_invariants_and_replay(rules: Rules) -> None:
@@ -78,3 +85,31 @@ def test_party_over_budget_is_refused(rules: Rules, tmp_path: Path) -> None:
     with pytest.raises(DeckError) as err:
         read_party(rules, path)
     assert "E205 'Greedy' spends 18 points; the budget is exactly 10" in str(err.value)
+
+
+def test_fuzz_command_plays_random_battles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(ROOT / "cards" / "marguerite")
+    assert main(["--root", str(ROOT), "fuzz", folder, "--games", "40", "--seed", "3",
+                 "--out", str(tmp_path / "found")]) == 0
+    assert "no violation in 40 battles" in capsys.readouterr().out
+    assert not list(tmp_path.iterdir())
+
+
+def test_fuzz_shrinks_a_violation_to_legal_party_files(rules: Rules, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # A planted violation: any battle where some swordsman carries a sword. Shrinking must keep the
+    # parties legal (the budget is exact, so a dropped sword becomes HP) and stop at one sword in all.
+    monkeypatch.setattr(fuzz, "violations", lambda s: ["planted"] if _carried(s) else [])
+    code = fuzz.fuzz_battles(rules, 5, 0, {}, tmp_path / "found", sys.stdout, sys.stderr)
+    out = capsys.readouterr().out
+    assert code == 1 and "  planted" in out
+    parties = [read_party(rules, tmp_path / f"found-{side}.sw") for side in "AB"]
+    assert [len(p) for p in parties] == [1, 1]
+    assert sum(len(spec.swords) for p in parties for spec in p) == 1
+    assert f"cardc play marguerite {tmp_path / 'found-A.sw'} {tmp_path / 'found-B.sw'}" in out
+
+
+def _carried(s: Battle) -> bool:
+    """Return whether any swordsman of the battle started with a sword (read from the log's first lines)."""
+    return any(not line.endswith("/") for line in s.log if not line.startswith("T"))

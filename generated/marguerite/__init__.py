@@ -2,6 +2,7 @@
 """Every card, keyword and status of the ruleset marguerite, and the ruleset itself."""
 
 from generated.marguerite import builds
+from generated.marguerite import custom
 from generated.marguerite import enchantments
 from generated.marguerite import ruleset
 from generated.marguerite import states
@@ -41,6 +42,8 @@ CARDS = {
     "Guiding Sword": swords_other.GuidingSword,
     "Heating Sword": swords_other.HeatingSword,
     "Heavy-Strike Sword": swords_attack.HeavyStrikeSword,
+    "Hollow": custom.Hollow,
+    "Hollow-Making Sword": custom.HollowMakingSword,
     "Ice-Making Sword": swords_other.IceMakingSword,
     "Icia": builds.Icia,
     "Life Sword": swords_other.LifeSword,
@@ -49,6 +52,8 @@ CARDS = {
     "Lure Sword": swords_other.LureSword,
     "Magic Sword": swords_attack.MagicSword,
     "Mana-Seal Sword": swords_attack.ManaSealSword,
+    "Mason": custom.Mason,
+    "Mason-Making Sword": custom.MasonMakingSword,
     "Mirror Sword": swords_other.MirrorSword,
     "Mist-Making Sword": swords_other.MistMakingSword,
     "Mistia": builds.Mistia,
@@ -69,6 +74,7 @@ CARDS = {
     "Robber Sword": swords_attack.RobberSword,
     "Scorching Sword": swords_other.ScorchingSword,
     "Seven-Strike Sword": swords_attack.SevenStrikeSword,
+    "Severing Sword": custom.SeveringSword,
     "Shield Sword": swords_other.ShieldSword,
     "Shock Sword": swords_attack.ShockSword,
     "Silent-Prayer Sword": swords_other.SilentPrayerSword,
