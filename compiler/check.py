@@ -20,6 +20,9 @@ CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnTo
              "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
              "BlockedBy", "MustBlock", "DamageFloor")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
+REPEATABLE_SETTINGS = ("ban", "option", "resource")  # each line adds one more
+SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
+                 "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
 STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor)
 
 
@@ -77,6 +80,9 @@ class Checker(BattleChecks):
         if self.sym.battle:
             self.battle_card(card, kind)
             return
+        for part in card.parts:
+            if isinstance(part, (n.SwordsDecl, n.SubtargetDecl)):
+                self.battle_only("'swords'" if isinstance(part, n.SwordsDecl) else "a subtarget", part)
         resolves = {"resolves", "used as a joker"} & set(self._traits().get(kind, ()))
         for a in card.abilities:
             if isinstance(a, n.SpellEffect) and kind and not resolves:
@@ -119,7 +125,8 @@ class Checker(BattleChecks):
             return
         want = len(table[k.name.value].params)
         if len(k.args) != want:
-            self.error("E107", f"keyword '{k.name.value}' takes {want} argument{'s' * (want != 1)}, "
+            what = "enchantment" if self.sym.battle else "keyword"
+            self.error("E107", f"{what} '{k.name.value}' takes {want} argument{'s' * (want != 1)}, "
                                f"found {len(k.args)}", k)
 
     def status(self, st: n.StatusDef) -> None:
@@ -379,6 +386,11 @@ class Checker(BattleChecks):
     # ------------------------------------------------------------ rulesets
 
     def ruleset(self, rs: n.Ruleset) -> None:
+        seen: set[str] = set()
+        for r in rs.rules:
+            if isinstance(r, n.Setting) and r.key in seen and r.key not in REPEATABLE_SETTINGS:
+                self.error("E104", f"ruleset '{rs.name.value}' has '{SETTING_WORDS.get(r.key, r.key)}' twice", r)
+            seen.add(r.key if isinstance(r, n.Setting) else "")
         if self.sym.battle:
             self.battle_ruleset(rs)
             for rule in rs.rules:

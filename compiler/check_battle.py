@@ -16,6 +16,13 @@ from compiler.symbols import Scope, Symbols
 from runtime import vocabulary as v
 
 SKIP = "skip"  # the type of an action that executes no sword (§7.4)
+WHERE = {"status": "a state's hook", "sword": "this sword's effect", "enchantment": "an enchantment",
+         "ruleset": "a ruleset line"}  # how messages name a scope's owner
+
+
+def a(word: str) -> str:
+    """Return a word with its indefinite article ('an attack', 'a swordsman')."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}" if word else "a card with no kind"
 
 
 @dataclass
@@ -50,6 +57,16 @@ class BattleChecks:
             self.error("E103", f"ruleset '{rs.name.value}' has no 'action right' line", rs)
         if "swordsman" not in self.sym.kinds:
             self.error("E103", f"ruleset '{rs.name.value}' declares no 'swordsman' kind", rs)
+        for r in rs.rules:
+            if isinstance(r, n.Setting) and r.key == "automatic" and r.values[0] != 0:
+                self.error("E105", f"battles start at turn 0 (the phenomenon period before the first action "
+                                   f"count); found 'from turn {r.values[0]}'", r)
+            elif isinstance(r, n.Setting) and r.key == "automatic" and r.values[1] == 0:
+                self.error("E105", "the last turn must be 1 or later; found 'to turn 0'", r)
+
+    def battle_only(self, what: str, node: n.Node) -> None:
+        """Report a part of the language that only automatic battles use."""
+        self.error("E106", f"{what} belongs to automatic battles (a ruleset with 'battles are automatic')", node)
 
     def battle_rule(self, rule: n.Rule, scope: Scope) -> bool:
         """Check a battle-only ruleset line; return whether it was one."""
@@ -77,23 +94,27 @@ class BattleChecks:
         for part in card.parts:
             if isinstance(part, n.SwordsDecl):
                 if kind != "swordsman":
-                    self.error("E106", f"'swords' lists what a swordsman carries; '{card.name}' is a {kind}", part)
+                    self.error("E106", f"'swords' lists what a swordsman carries; '{card.name}' is {a(kind)}", part)
                 for name in part.names:
                     self.sword_name(name, part)
             elif isinstance(part, n.SubtargetDecl):
                 subtarget = True
                 if kind not in swords:
-                    self.error("E106", f"only a sword takes a subtarget; '{card.name}' is a {kind}", part)
+                    self.error("E106", f"only a sword takes a subtarget; '{card.name}' is {a(kind)}, and the sword "
+                                       f"kinds are {quoted_list(swords)}", part)
         effects = [a for a in card.abilities if isinstance(a, n.SpellEffect)]
-        for a in card.abilities:
-            if kind in swords and not isinstance(a, n.SpellEffect):
-                self.error("E106", "a sword's text is its 'effect:'; states and enchantments hold the rest", a)
+        for ability in card.abilities:
+            if kind in swords and not isinstance(ability, n.SpellEffect):
+                self.error("E106", "a sword's text is its 'effect:'; states and enchantments hold the rest", ability)
             elif kind == "swordsman":
-                self.error("E106", "a swordsman has no abilities of its own; its swords act", a)
-        for a in effects:
-            if a.repeat < 1:
-                self.error("E105", f"'effect, {a.repeat} times' repeats nothing; say 1 or more", a)
-            self.abilities((a,), self.sword_scope(subtarget))
+                self.error("E106", "a swordsman has no abilities of its own; its swords act", ability)
+        for extra in effects[1:]:
+            self.error("E104", f"card '{card.name}' has 'effect:' twice; a sword has one effect (join its "
+                               "sentences with 'furthermore,', 'and then,' or 'separately,')", extra)
+        for e in effects[:1]:
+            if e.repeat < 1:
+                self.error("E105", f"'effect, {e.repeat} times' repeats nothing; say 1 or more", e)
+            self.abilities((e,), self.sword_scope(subtarget))
 
     def sword_scope(self, subtarget: bool) -> Scope:
         refs = ("target", "actor", "this sword") + (("subtarget",) if subtarget else ())
@@ -105,9 +126,11 @@ class BattleChecks:
         if card is None:
             self.error("E101", f"unknown card '{name}'{did_you_mean(name, self.sym.cards)}", node)
         elif kinds and kinds[0] not in self.sword_kinds():
-            self.error("E105", f"'{name}' is a {kinds[0]}, not a sword", node)
+            self.error("E105", f"'{name}' is {a(kinds[0])}, not a sword", node)
 
     def enchantment(self, e: n.EnchantmentDef) -> None:
+        if not self.sym.battle:
+            self.battle_only("an enchantment", e)
         scope = Scope("enchantment", tuple(p.value for p in e.params), battle_refs=("actor", "this sword"))
         for term in (e.launch, e.executable, e.mp_cost[0] if e.mp_cost else None):
             if term is not None:
@@ -121,6 +144,13 @@ class BattleChecks:
             self.body(rider.body, inner)
 
     def hooks(self, st: n.StatusDef) -> None:
+        if not self.sym.battle:
+            for hook in st.hooks:
+                self.battle_only("a 'whenever' hook", hook)
+            return
+        for ability in st.abilities:
+            self.error("E106", "in an automatic battle a state acts through 'whenever' hooks; this ability "
+                               "would never run", ability)
         for hook in st.hooks:
             refs = ("sender",) if v.HOOKS[hook.event] == "attacked" else ()
             damage = v.HOOKS[hook.event] == "attack_damage"
@@ -161,11 +191,10 @@ class BattleChecks:
     def battle_term(self, t: n.Node, scope: Scope) -> None:
         match t:
             case n.BattleRef(word=word) if word not in scope.battle_refs:
-                where = {"status": "a state's hook", "sword": "this sword's effect"}.get(scope.owner, "here")
                 known = quoted_list(f"the {r}" if r != "this sword" else r for r in scope.battle_refs)
                 self.error("E105", f"'{'this sword' if word == 'this sword' else 'the ' + word}' means nothing "
-                                   f"in {where}; {'known: ' + known if scope.battle_refs else 'nothing like it is'}",
-                           t)
+                                   f"in {WHERE.get(scope.owner, 'a card game')}"
+                                   f"{'; known there: ' + known if scope.battle_refs else ''}", t)
             case n.HitDamage() if not scope.damage:
                 self.error("E105", "'the damage' is the damage of a hit; there is no hit here", t)
             case n.IsType(kind=kind):

@@ -37,22 +37,29 @@ def random_party(rules: Rules, rng: random.Random, budget: Budget, size: int = 0
 
 
 def violations(s: Battle) -> list[str]:
-    """Return what a finished battle breaks: an end, the turn bound, counts, party rows, sword ownership."""
+    """Return what a finished battle breaks: an end, the turn bound, AP and HP bounds, exits, sword ownership."""
     out = []
     if s.result not in ("A", "B", "draw"):
         out.append(f"no result (result {s.result!r})")
-    if s.turn > s.defs.ruleset.last_turn + 1:
-        out.append(f"turn {s.turn} is past {s.defs.ruleset.last_turn + 1}")
+    last = s.defs.ruleset.last_turn
+    late = [line for line in s.log if line.endswith(" turn starts") and int(line[1:].split()[0]) > last]
+    if late:  # 星霜剣 may push the number past the last turn, but no turn starts there
+        out.append(f"'{late[0]}' comes after the last turn, {last}")
     seen: set[int] = set()
     for f in s.fighters():
         if f.values["ap"] < 0 or f.values["reserve_ap"] < 0:
             out.append(f"{f.name} has AP {f.values['ap']}, reserve AP {f.values['reserve_ap']}")
         if f.hp <= 0 and not s.turn_zero:
             out.append(f"{f.name} is dead (HP {f.hp}) but still in its party after the end")
+        if f.hp > f.values["max_hp"]:  # only recovery and 'max HP' assignments raise HP in this pool
+            out.append(f"{f.name} has HP {f.hp} above its max HP {f.values['max_hp']}")
         for w in f.swords:
             if w.id in seen:
                 out.append(f"sword {w.id} ({w.card}) is held twice")
             seen.add(w.id)
+    for f in s.exited[0] + s.exited[1]:
+        if f.hp > 0 or f.overkill != -f.hp:
+            out.append(f"{f.name} exited with HP {f.hp} and overkill {f.overkill}")
     if not any("result:" in line for line in s.log[-1:]):
         out.append("the log does not end with the result")
     return out

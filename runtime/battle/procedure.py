@@ -214,7 +214,9 @@ def _together(s: Battle, group: list[Action]) -> None:
         ends.append(_numbers(s))
         turns.append(s.turn - turn)
     s.frozen_swords = None
-    s.turn = turn + sum(turns)
+    if s.turn != turn + sum(turns):
+        s.turn = turn + sum(turns)
+        s.say(f"  the changes add up: the turn number becomes {s.turn}")
     _merge(s, start, ends)
 
 
