@@ -20,6 +20,7 @@ CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnTo
              "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
              "BlockedBy", "MustBlock", "DamageFloor")
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
+BATTLE_MODES = {"tight": "furthermore,", "loose": "and then,", "independent": "separately,"}
 REPEATABLE_SETTINGS = ("ban", "option", "resource")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
                  "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
@@ -174,6 +175,8 @@ class Checker(BattleChecks):
     def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None:
         after_cost = previous_cost = False
         for s in sentences:
+            if s.mode in BATTLE_MODES and not self.sym.battle:
+                self.battle_only(f"'{BATTLE_MODES[s.mode]}'", s)
             if scope.owner == "ruleset" and s.mode != "do":
                 self.error("E106", "a ruleset sentence is a plain rule; 'you may', costs and 'if you do' "
                                    "belong in card abilities", s)
@@ -248,7 +251,8 @@ class Checker(BattleChecks):
             case n.Modify(stat=stat) | n.DamageFloor(stat=stat):
                 self.known(stat, "stat", self.sym.stats)
             case n.PutStatus(status=st) if self.sym.battle:
-                self.known(st, "state or enchantment", {**self.sym.statuses, **self.sym.enchantments})
+                if self.known(st, "state or enchantment", {**self.sym.statuses, **self.sym.enchantments}):
+                    self.no_params(st)
             case n.PutStatus(status=st):
                 self.known(st, "status", self.sym.statuses)
             case n.Give(name=name) | n.Remove(name=name):
@@ -269,9 +273,10 @@ class Checker(BattleChecks):
 
     def no_params(self, name: n.Name) -> None:
         """Report granting a keyword that needs arguments (a grant cannot give them)."""
-        kw = self.sym.keywords.get(name.value)
+        kw = self.sym.keywords.get(name.value) or self.sym.enchantments.get(name.value)
         if kw is not None and kw.params:
-            self.error("E107", f"keyword '{name.value}' takes {len(kw.params)} argument(s); only keywords "
+            what = "enchantment" if isinstance(kw, n.EnchantmentDef) else "keyword"
+            self.error("E107", f"{what} '{name.value}' takes {len(kw.params)} argument(s); only {what}s "
                                "without arguments can be given or granted", name)
 
     def kind_name(self, k: n.Name) -> None:

@@ -80,9 +80,13 @@ class BattleChecks:
                         self.error("E101", f"unknown stat '{name}' in the budget{did_you_mean(name, self.sym.stats)}",
                                    rule)
             case n.Setting(key="type priority", values=kinds):
-                for kind in kinds:
-                    if isinstance(kind, n.Name) and kind.value != SKIP:
-                        self.known(kind, "sword kind", self.sword_kinds())
+                known = [self.known(k, "sword kind", self.sword_kinds()) for k in kinds
+                         if isinstance(k, n.Name) and k.value != SKIP]
+                listed = {k.value if isinstance(k, n.Name) else str(k) for k in kinds}
+                missing = [k for k in (SKIP, *self.sword_kinds()) if k not in listed]
+                if missing and all(known):  # a misspelt kind is reported once, as unknown
+                    self.error("E103", f"'type priority' leaves out {quoted_list(missing)}; every action type "
+                                       f"needs a place (skip and the sword kinds)", rule)
             case n.Setting(key="judge first", values=(status, *_)) if isinstance(status, n.Name):
                 self.known(status, "status", self.sym.statuses)
             case _:
