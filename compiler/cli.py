@@ -133,7 +133,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         from runtime.battle.fuzz import fuzz_battles
         from runtime.battle.rules import load_rules
 
-        games = args.games or PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
+        default = PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
+        games = default if args.games is None else args.games
         return fuzz_battles(load_rules(folder.name), games, args.seed, _options(args), args.out,
                             sys.stdout, sys.stderr)
     return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds,

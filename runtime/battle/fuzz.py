@@ -100,7 +100,8 @@ def shrink(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec],
 def _smaller(rules: Rules, party: list[SwordsmanSpec]) -> list[list[SwordsmanSpec]]:
     """Return the parties one step smaller than party, each within the same budget."""
     out = [party[:i] + party[i + 1:] for i in range(len(party))] if len(party) > 1 else []
-    per_hp = _per_point(rules).get("max_hp", 1)
+    budget = budget_of(rules)
+    per_hp = budget.per_point["max_hp"] if budget else 1
     for i, spec in enumerate(party):
         for j in range(len(spec.swords)):
             fewer = replace(spec, swords=spec.swords[:j] + spec.swords[j + 1:], max_hp=spec.max_hp + per_hp)
@@ -108,16 +109,15 @@ def _smaller(rules: Rules, party: list[SwordsmanSpec]) -> list[list[SwordsmanSpe
     return out
 
 
-def _per_point(rules: Rules) -> dict[str, int]:
-    return dict(rules.ruleset.budget[1]) if rules.ruleset.budget else {}
-
-
 def fuzz_battles(rules: Rules, games: int, seed: int, options: dict[str, str], out: Path | None,
                  stdout: TextIO, stderr: TextIO) -> int:
     """`cardc fuzz` on an automatic ruleset: 0 no violation, 1 a violation (the two parties written)."""
     budget = budget_of(rules)
     if budget is None:
-        print(f"cardc fuzz: '{rules.ruleset.name}' has no creation budget to draw random swordsmen from", file=stderr)
+        print(f"cardc fuzz: '{rules.ruleset.name}' has no creation budget to draw swordsmen from", file=stderr)
+        return 2
+    if games < 1:
+        print("cardc fuzz: --games must be at least 1", file=stderr)
         return 2
     started = time.perf_counter()
     print(f"fuzzing {rules.ruleset.name}: {games} battles between random legal parties from seed {seed}", file=stderr)
