@@ -2,7 +2,8 @@
 generated, imported or evaluated. It is the differential oracle of the compiler
 (tests/test_differential.py): the same seed and choices must give the same log.
 
-Public entry point: `interpret_ruleset(files, symbols) -> Game` (terms: compiler/interpret_terms.py). It builds definition objects with
+Public entry point: `interpret_ruleset(files, symbols) -> Game` (terms: compiler/interpret_terms.py;
+automatic battles: compiler/interpret_battle.py). It builds definition objects with
 exactly the attributes and methods the runtime reads from generated classes; their methods walk
 the AST when the runtime calls them. Every semantic choice mirrors compiler/lower.py and
 compiler/lower_terms.py, including evaluation order and the numbering of target slots and
@@ -32,6 +33,7 @@ from compiler.interpret_terms import (
     make_filter,
     objects,
     possessive_objects,
+    primitives,
     test,
     value,
 )
@@ -62,7 +64,7 @@ def _you_or(player: n.Object | None, env: Env, rt: Walk) -> list[int]:
     """Return the player phrase of an effect, 'you' when none is written."""
     if player is not None:
         return objects(player, env, rt)
-    return fx.players(rt.s, rt.ctx, "you") if rt else []
+    return primitives(rt).players(rt.s, rt.ctx, "you") if rt else []
 
 
 def _optional(e: n.Expr | None, env: Env, rt: Walk) -> int | None:
@@ -71,6 +73,10 @@ def _optional(e: n.Expr | None, env: Env, rt: Walk) -> int | None:
 
 def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
     """Return the primitive an effect calls and its arguments, evaluated in lowering's order."""
+    if type(e) in n.BATTLE_EFFECTS:
+        from compiler.interpret_battle import battle_call  # as lower.py hands these to lower_battle.py
+
+        return battle_call(e, env, rt)
     match e:
         case n.DealDamage(amount=a, target=t):
             return "deal_damage", [objects(t, env, rt), value(a, env, rt)]
@@ -173,7 +179,7 @@ def perform(rt: Run, name: str, args: list) -> None:
     elif name in ("stage", "play_staged"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     else:
-        getattr(fx, name)(rt.s, rt.ctx, *args)
+        getattr(primitives(rt), name)(rt.s, rt.ctx, *args)
 
 
 def do(e: n.Effect, env: Env, rt: Walk) -> None:
@@ -256,7 +262,7 @@ def _went(sentence: n.Sentence, env: Env, rt: Walk, paid: Any) -> Walk:
 
 def _happened(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
     """Return whether a sentence that runs has something to act on (lower._happened)."""
-    o = acted_on(sentence.effects[0])
+    o, fx = acted_on(sentence.effects[0]), primitives(rt)
     if rt is None:
         return False
     if isinstance(o, (n.Target, n.TargetPlayer)):
@@ -449,8 +455,9 @@ class Status:
         self.name = st.name.value
         self.where = f"{where}:{st.loc.line}"
         self.stacking, self.consumed, self.lasts = StatusDef.stacking, StatusDef.consumed, StatusDef.lasts
+        self.klass = StatusDef.klass
         for key, setting in st.settings:
-            setattr(self, key, setting)
+            setattr(self, "klass" if key == "class" else key, setting)  # as lower.status_class names it
         self.text = st.text if st.text is not None else StatusDef.text
         self.abilities = abilities(st.abilities, symbols, where, {})
 
@@ -490,6 +497,9 @@ class Ruleset:
                 self.actions = tuple((i.name.value, i.zone.value if i.zone else "",
                                       _cond_fn(i.cond, env) if i.cond else None, i.kind.value if i.kind else "")
                                      for i in rule.items)
+            elif isinstance(rule, n.ActionRight):
+                env.event_about = "card"  # 'it' is the swordsman whose key is computed (lower.ruleset_class)
+                self.action_right = tuple(_value_fn(k, env) for k in rule.keys)
         self.checks = tuple(_sentence_fn(s, env) for r in rs.rules if isinstance(r, n.Checks) for s in r.body)
         self.lose_rules = tuple(_cond_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
 
@@ -551,6 +561,13 @@ def _cond_fn(cond: n.Cond, env: Env) -> Callable[[Any, Any, Any], bool]:
         return test(cond, start.fork(), Run(rs, s, ctx))
 
     return lose
+
+
+def _value_fn(e: n.Expr, env: Env) -> Callable[[Any, Any, Any], int]:
+    """Return fn(rs, s, ctx) computing a ruleset expression (a key of the action right)."""
+    start = env.fork()
+    value(e, env, None)
+    return lambda rs, s, ctx: value(e, start.fork(), Run(rs, s, ctx))
 
 
 def _turn(turn: n.Turn, env: Env) -> tuple[tuple[PhaseDef, ...], tuple]:

@@ -1,7 +1,9 @@
 """Walking terms for the reference interpreter: expressions, conditions, objects and filters.
 
 Part of compiler/interpret.py, as compiler/lower_terms.py is part of compiler/lower.py: each
-function here evaluates what the lower_terms function of the same construct writes as code.
+function here evaluates what the lower_terms function of the same construct writes as code. A walk
+calls the primitives its generated code would (`fx = primitives(rt)`): those of runtime/effects.py,
+or of runtime/battle/effects.py when it runs inside an automatic battle.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from compiler import nodes as n
 from compiler.symbols import Symbols, singular
 from runtime import effects as fx
 from runtime import vocabulary as v
+from runtime.battle import effects as battle_fx
+from runtime.battle.state import Battle
 from runtime.defs import Filter, MaySpec, TargetSpec
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -74,11 +78,17 @@ class Run:
 
 Walk = Run | None  # None: a dry walk
 
+
+def primitives(rt: Walk) -> Any:
+    """Return the module of primitives a walk calls: the battle ones inside a battle (dry: the others)."""
+    return battle_fx if rt is not None and isinstance(rt.s, Battle) else fx
+
 # ---------------------------------------------------------------- expressions
 
 
 def value(e: n.Expr, env: Env, rt: Walk) -> int:
     """Return an expression's value (0 on a dry walk), as lower_terms.expr computes it."""
+    fx = primitives(rt)
     match e:
         case n.Number(value=number):
             return number
@@ -105,11 +115,14 @@ def value(e: n.Expr, env: Env, rt: Walk) -> int:
             return fx.by_round(rt.s, values) if rt else 0
         case n.OwnTurnNumber(possessive=pos):
             return fx.turns_taken(rt.s, fx.players(rt.s, rt.ctx, v.POSSESSIVES[pos])) if rt else 0
+        case n.HitDamage():
+            return rt.ctx.damage if rt else 0
     return _arithmetic(e, env, rt)
 
 
 def _arithmetic(e: n.Expr, env: Env, rt: Walk) -> int:
     """Return the value of an operator expression; operands are walked left to right."""
+    fx = primitives(rt)
     match e:
         case n.BinOp(op=op, left=left, right=right):
             a = value(left, env, rt)
@@ -123,6 +136,9 @@ def _arithmetic(e: n.Expr, env: Env, rt: Walk) -> int:
             return FUNCTIONS[fn](*[value(a, env, rt) for a in args])
         case n.Half(operand=operand, rounding=rounding):
             return fx.div(value(operand, env, rt), 2, rounding)
+        case n.Power(left=left, right=right):
+            a = value(left, env, rt)
+            return fx.power(a, value(right, env, rt)) if rt else 0
     raise TypeError(f"not an expression: {e!r}")
 
 
@@ -132,12 +148,12 @@ def _param(name: str, env: Env, rt: Walk) -> int:
         return 0
     if name in env.params:
         return rt.ctx.params[env.params[name]]
-    return fx.stat(rt.s, [rt.candidate()], name)
+    return primitives(rt).stat(rt.s, [rt.candidate()], name)
 
 
 def possessive_objects(pos: str, rt: Run) -> list[int]:
     """Return what 'your', 'its', ... name (lower_terms.possessive_obj)."""
-    who = v.POSSESSIVES[pos]
+    who, fx = v.POSSESSIVES[pos], primitives(rt)
     return fx.this(rt.s, rt.ctx) if who in ("controller", "owner") else fx.players(rt.s, rt.ctx, who)
 
 
@@ -146,6 +162,7 @@ def possessive_objects(pos: str, rt: Run) -> list[int]:
 
 def test(c: n.Cond, env: Env, rt: Walk) -> bool:
     """Return whether a condition holds (False on a dry walk), as lower_terms.cond tests it."""
+    fx = primitives(rt)
     match c:
         case n.Compare(left=left, op=op, right=right):
             a = value(left, env, rt)
@@ -181,6 +198,12 @@ def test(c: n.Cond, env: Env, rt: Walk) -> bool:
             return fx.in_state(rt.s, objs, state) if rt else False
         case n.OptionIs(option=option, value=wanted):
             return fx.option_is(rt.s, option.value, wanted.value) if rt else False
+        case n.IsType(ref=ref, kind=kind):
+            objs = objects(ref, env, rt)
+            return fx.is_type(rt.s, objs, kind.value) if rt else False
+        case n.HasClass(ref=ref, klass=klass):
+            objs = objects(ref, env, rt)
+            return fx.has_class(rt.s, objs, klass.value) if rt else False
     return _logic(c, env, rt)
 
 
@@ -204,7 +227,7 @@ def _controls(player: n.Object, quantity: str, f: n.Filter, env: Env, rt: Walk) 
     flt = make_filter(f, env, control)
     if rt is None:
         return False
-    counted = fx.count(rt.s, rt.ab, rt.ctx, flt)
+    counted = primitives(rt).count(rt.s, rt.ab, rt.ctx, flt)
     return counted == 0 if quantity == "no" else counted > 0
 
 
@@ -213,6 +236,7 @@ def _controls(player: n.Object, quantity: str, f: n.Filter, env: Env, rt: Walk) 
 
 def objects(o: n.Object, env: Env, rt: Walk) -> list[int]:
     """Return the objects (card ids, ~players) an object phrase means ([] on a dry walk)."""
+    fx = primitives(rt)
     match o:
         case n.Target(count=count, up_to=up_to, filter=f):
             slot = env.add_target(TargetSpec(count, up_to, make_filter(f, env), at_resolution=env.after_cost))
@@ -229,12 +253,18 @@ def objects(o: n.Object, env: Env, rt: Walk) -> list[int]:
         case n.RandomOne(filter=f):
             flt = make_filter(f, env)
             return fx.random_one(rt.s, rt.ab, rt.ctx, flt) if rt else []
+        case n.FirstSword(of=of, unused=unused):
+            objs = objects(of, env, rt)
+            return fx.first_sword(rt.s, rt.ctx, objs, unused) if rt else []
+        case n.SwordsOf(of=of):
+            objs = objects(of, env, rt)
+            return fx.swords_of(rt.s, rt.ctx, objs) if rt else []
     return [] if rt is None else _reference(o, env, rt)
 
 
 def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
     """Return what a reference names: this, it, that ..., the attacker or blocker, a player word."""
-    s, ctx = rt.s, rt.ctx
+    s, ctx, fx = rt.s, rt.ctx, primitives(rt)
     match o:
         case n.This():
             return fx.this(s, ctx)
@@ -252,6 +282,8 @@ def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
             return fx.winner(s, ctx)
         case n.PlayerRef(word=word):
             return fx.players(s, ctx, v.PLAYER_WORDS[word])
+        case n.BattleRef(word=word):
+            return fx.ref(s, ctx, word)
     raise TypeError(f"not an object: {o!r}")
 
 
@@ -297,5 +329,5 @@ def applies(o: n.Object, env: Env, rt: Walk) -> bool:
             return rt.candidate() == rt.ctx.source if rt else False
         case n.Each(filter=f):
             flt = make_filter(f, env)
-            return fx.matches(rt.s, rt.ab, rt.ctx, flt, rt.candidate()) if rt else False
+            return primitives(rt).matches(rt.s, rt.ab, rt.ctx, flt, rt.candidate()) if rt else False
     raise TypeError(f"static effects apply to 'this' or to a filter, not {o!r}")

@@ -15,6 +15,10 @@ def _file_order(where: str) -> tuple[str, int]:
     return path, int(line)
 
 
+def _instance(definition: Any) -> Any:
+    return definition() if isinstance(definition, type) else definition
+
+
 @dataclass
 class Rules:
     """The definitions of one battle ruleset (generated/<name>/__init__.py)."""
@@ -28,10 +32,11 @@ class Rules:
     spellings: dict[str, str] = field(default_factory=dict)  # every name a party file may use -> card
 
     def __post_init__(self) -> None:
-        # the registry holds classes; their methods (effects, hooks, launch turns) want instances
-        self.cards = {k: c() for k, c in self.cards.items()}
-        self.statuses = {k: c() for k, c in self.statuses.items()}
-        self.enchantments = {k: c() for k, c in self.enchantments.items()}
+        # the registry holds classes; their methods (effects, hooks, launch turns) want instances (the
+        # reference interpreter, compiler/interpret_battle.py, gives instances already)
+        self.cards = {k: _instance(c) for k, c in self.cards.items()}
+        self.statuses = {k: _instance(c) for k, c in self.statuses.items()}
+        self.enchantments = {k: _instance(c) for k, c in self.enchantments.items()}
         self.state_order = tuple(sorted(self.statuses, key=lambda k: _file_order(self.statuses[k].where)))
         traits = self.ruleset.kind_traits
         self.sword_kinds = tuple(k for k, t in traits.items() if "counts as sword" in t)
