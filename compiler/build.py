@@ -52,16 +52,23 @@ class Report:
     actions: list[tuple[str, str]] = field(default_factory=list)  # (what was done, path)
 
 
+# compiler modules that never decide generated code; every other one is part of the fingerprint
+NOT_PIPELINE = ("__init__", "__main__", "cli", "fmt", "gen", "interpret", "interpret_battle", "interpret_terms")
+
+
+def fingerprint_files() -> list[Path]:
+    """Return the files that decide generated code: compiler modules, templates, grammar, vocabulary."""
+    here = Path(__file__).resolve().parent
+    files = [p for p in sorted(here.glob("*.py")) if p.stem not in NOT_PIPELINE]
+    files += sorted((here / "templates").glob("*.j2"))
+    return files + [here.parent / "grammar" / "cards.lark", here.parent / "runtime" / "vocabulary.py"]
+
+
 @lru_cache(maxsize=1)
 def compiler_fingerprint() -> str:
-    """Return a hash of everything that decides generated code: the pipeline's modules, templates,
-    grammar, vocabulary and black (not the CLI, formatter, interpreter or fuzzers)."""
-    here = Path(__file__).resolve().parent
-    stages = ("parser", "nodes", "symbols", "check", "lower", "lower_terms", "emit", "build", "diagnostics")
-    files = [here / f"{name}.py" for name in stages] + sorted((here / "templates").glob("*.j2"))
-    files += [here.parent / "grammar" / "cards.lark", here.parent / "runtime" / "vocabulary.py"]
+    """Return a hash of the files that decide generated code and of black's version."""
     h = hashlib.sha256(black.__version__.encode())
-    for f in files:
+    for f in fingerprint_files():
         h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()
 

@@ -177,6 +177,10 @@ class Checker(BattleChecks):
         for s in sentences:
             if s.mode in BATTLE_MODES and not self.sym.battle:
                 self.battle_only(f"'{BATTLE_MODES[s.mode]}'", s)
+            if s.mode in v.CARD_GAME_MODES and self.sym.battle:
+                self.error("E106", f"{v.CARD_GAME_MODES[s.mode]} has no meaning in an automatic battle: "
+                                   "nothing there is chosen, paid or optional", s)
+                continue
             if scope.owner == "ruleset" and s.mode != "do":
                 self.error("E106", "a ruleset sentence is a plain rule; 'you may', costs and 'if you do' "
                                    "belong in card abilities", s)

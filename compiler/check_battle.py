@@ -193,6 +193,9 @@ class BattleChecks:
             self.error("E105", f"'{name}' is not a swordsman, so it cannot be built", node)
 
     def battle_term(self, t: n.Node, scope: Scope) -> None:
+        if self.sym.battle and type(t).__name__ in v.CARD_GAME_TERMS:
+            self.error("E106", f"{v.CARD_GAME_TERMS[type(t).__name__]} has no meaning in an automatic battle", t)
+            return
         match t:
             case n.BattleRef(word=word) if word not in scope.battle_refs:
                 known = quoted_list(f"the {r}" if r != "this sword" else r for r in scope.battle_refs)

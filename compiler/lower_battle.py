@@ -117,20 +117,23 @@ def enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str, 
     if e.mp_cost is not None:
         fields.append(field_("cost_value", repr(e.mp_cost[1].value)))
         functions.append({"name": "cost", "args": SELF_ARGS, "lines": [f"return {expr(e.mp_cost[0], env)}"]})
+    riders: list[str] = []  # every rider in one method, in file order
     for rider in e.riders:
         lines = body(rider.body, env)
         if rider.condition is not None:
             lines = [f"if {cond(rider.condition, env)}:"] + ["    " + line for line in lines]
-        functions.append({"name": "after_hit", "args": SELF_ARGS, "lines": lines})
+        riders += lines
+    if riders:
+        functions.append({"name": "after_hit", "args": SELF_ARGS, "lines": riders})
     return {"name": name, "base": "EnchantmentDef", "fields": fields, "inner": [],
             "functions": env.functions + functions, "late_fields": env.constants}
 
 
 def hooks_of(st: n.StatusDef, env: Env, body: Body) -> tuple[list[dict], str]:
     """Return a state's hook methods and the code of its `hooks` table (battle step -> method)."""
-    functions, entries = [], []
+    steps: dict[str, list[str]] = {}  # a state's hooks for one step run in one method, in file order
     for hook in st.hooks:
-        step = v.HOOKS[hook.event]
-        functions.append({"name": f"on_{step}", "args": SELF_ARGS, "lines": body(hook.body, env)})
-        entries.append(f"{step!r}: on_{step}")
+        steps.setdefault(v.HOOKS[hook.event], []).extend(body(hook.body, env))
+    functions = [{"name": f"on_{step}", "args": SELF_ARGS, "lines": lines} for step, lines in steps.items()]
+    entries = [f"{step!r}: on_{step}" for step in steps]
     return env.functions + functions, ("{" + ", ".join(entries) + "}") if entries else ""

@@ -139,6 +139,20 @@ HOOKS: dict[str, str] = {
 SWORDSMAN_VALUES = ("hp", "mp", "ap", "reserve_ap")
 # Objects that only mean something inside a battle action.
 BATTLE_REFS = ("target", "actor", "subtarget", "sender", "this sword")
+# Terms of card games that an automatic battle has nothing for (no players, targets, events or rounds):
+# node class -> how a message names it. runtime/battle/effects.py has no primitive for any of them.
+CARD_GAME_TERMS: dict[str, str] = {
+    "Attacker": "'the attacker'", "Blocker": "'the blocker'", "ByRound": "'by round'",
+    "Controls": "'controls'", "Count": "'the number of'", "EnteredThisTurn": "'entered this turn'",
+    "EventAmount": "'the amount'", "Has": "'has'", "HasSelf": "'has'", "Lacks": "'lacks'",
+    "HasAbilities": "'has abilities'", "InState": "a card's state", "OwnTurnNumber": "a player's turn number",
+    "PlayerRef": "a player", "RandomOne": "'a random'", "RoundNumber": "'the round number'",
+    "SeatIs": "a seat", "StatOwn": "a possessive ('your', 'its')", "Target": "a target",
+    "TargetPlayer": "a target player", "Winner": "'the winner'", "WonBattle": "'won the battle'",
+}
+# Sentence modes of card games (choices and costs); a battle has no one to choose or pay.
+CARD_GAME_MODES: dict[str, str] = {"may": "'you may'", "must_pay": "'as a cost,'", "if_you_do": "'if you do'",
+                                   "if_you_dont": "'if you don't'", "if_happened": "'if that happened'"}
 
 # The actions of an action phase ("actions: drive, set into trigger_zone, attack, ..."): what each lets
 # the turn player do. runtime/actions.py implements each; kind traits say which cards qualify.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import build, stale
+from compiler.build import build, fingerprint_files, stale
 from compiler.parser import parse
 from compiler.symbols import collect
 from tests.conftest import ROOT
@@ -347,3 +347,15 @@ def test_cli_root_goes_before_the_subcommand(project):
 @pytest.mark.parametrize("args", [(), ("frobnicate",)])
 def test_cli_usage_errors_exit_2(project, args):
     assert cli(project, *args).returncode == 2
+
+
+def test_the_build_key_covers_every_module_the_pipeline_imports():
+    # A module that decides generated code but is left out of the fingerprint makes a changed compiler
+    # look up to date (it happened: check_battle, lower_battle and settings were once missing).
+    code = "import sys, compiler.build; print(' '.join(m for m in sys.modules if m.startswith('compiler.')))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    imported = {name.split(".", 1)[1] for name in result.stdout.split()}
+    covered = {p.stem for p in fingerprint_files() if p.suffix == ".py" and p.parent.name == "compiler"}
+    assert imported and imported <= covered, sorted(imported - covered)
+    assert {"check_battle", "lower_battle", "settings"} <= covered
+
