@@ -216,7 +216,7 @@ def build(s: Battle, ctx: Ctx, name: str) -> None:
         return
     card = s.defs.cards[name]
     f = make_fighter(s, name, actor.side, dict(card.stats), card.swords)
-    f.values["ap"] = f.values["spd"]
+    f.values["ap"], f.built = f.values["spd"], True
     s.parties[actor.side].insert(0, f)
     s.say(f"  {s.label(f)} is built ({f.values['max_hp']}/{f.values['atk']}/{f.values['def']}/{f.values['spd']})")
     hooks.check_death(s, f, 1)

@@ -57,12 +57,21 @@ def violations(s: Battle) -> list[str]:
             if w.id in seen:
                 out.append(f"sword {w.id} ({w.card}) is held twice")
             seen.add(w.id)
+    for side, party in enumerate(s.parties):
+        if [f.id for f in party] != _party_order(party):
+            out.append(f"party {'AB'[side]} is out of order: {', '.join(f.name for f in party)}")
     for f in s.exited[0] + s.exited[1]:
         if f.hp > 0 or f.overkill != -f.hp:
             out.append(f"{f.name} exited with HP {f.hp} and overkill {f.overkill}")
     if not any("result:" in line for line in s.log[-1:]):
         out.append("the log does not end with the result")
     return out
+
+
+def _party_order(party: list) -> list[int]:
+    """Return the ids of a party in the order the rules keep: builds newest first, then the rest as created."""
+    built = sorted((f.id for f in party if f.built), reverse=True)
+    return built + sorted(f.id for f in party if not f.built)
 
 
 def check(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec], options: dict[str, str]) -> list[str]:

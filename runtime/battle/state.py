@@ -30,6 +30,7 @@ class Fighter:
     states: dict[str, int] = field(default_factory=dict)
     swords: list[Sword] = field(default_factory=list)
     overkill: int = 0
+    built: bool = False  # created by a build sword during the battle (§4: it goes to the front)
 
     @property
     def hp(self) -> int:
