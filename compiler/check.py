@@ -55,6 +55,9 @@ class Checker(BattleChecks):
         for item in f.items:
             if isinstance(item, n.Card):
                 self.card(item)
+            elif isinstance(item, n.KeywordDef) and self.sym.battle:
+                self.error("E106", f"keyword '{item.name.value}' would never act: in an automatic battle a sword "
+                                   "holds enchantments ('enchantment NAME { ... }')", item)
             elif isinstance(item, n.KeywordDef):
                 self.abilities(item.abilities, Scope("keyword", tuple(p.value for p in item.params)))
             elif isinstance(item, n.StatusDef):
