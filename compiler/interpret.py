@@ -587,18 +587,25 @@ ITEMS: dict[type, Any] = {n.Card: Card, n.KeywordDef: Keyword, n.StatusDef: Stat
 
 def interpret_ruleset(files: list[n.File], symbols: Symbols) -> Game:
     """Return a Game whose definitions interpret the files' AST; raise CompileError if they are invalid."""
+    ruleset, tables = interpreted_items(files, symbols, ITEMS)
+    return Game(ruleset, tables[n.Card], tables[n.KeywordDef], tables[n.StatusDef])
+
+
+def interpreted_items(files: list[n.File], symbols: Symbols,
+                      items: dict[type, Any]) -> tuple[Any, dict[type, dict[str, Any]]]:
+    """Return the interpreted ruleset and, per item type of `items`, its definitions by name (sorted);
+    raise CompileError if the files are invalid."""
     problems = validate(files, symbols)
     if problems:
         raise CompileError(problems)
-    tables: dict[type, dict[str, Any]] = {n.Card: {}, n.KeywordDef: {}, n.StatusDef: {}}
+    tables: dict[type, dict[str, Any]] = {kind: {} for kind in items}
     ruleset: Any = None
     for f in files:
         where = PurePosixPath(f.path).name
         for item in f.items:
             if isinstance(item, n.Ruleset):
                 ruleset = Ruleset(item, symbols, where)
-            else:
+            elif type(item) in items:
                 key = item.name if isinstance(item, n.Card) else item.name.value
-                tables[type(item)][key] = ITEMS[type(item)](item, symbols, where)
-    cards, keywords, statuses = (dict(sorted(tables[t].items())) for t in (n.Card, n.KeywordDef, n.StatusDef))
-    return Game(ruleset, cards, keywords, statuses)
+                tables[type(item)][key] = items[type(item)](item, symbols, where)
+    return ruleset, {kind: dict(sorted(table.items())) for kind, table in tables.items()}

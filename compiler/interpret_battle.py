@@ -16,13 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 from compiler import nodes as n
-from compiler.check import validate
-from compiler.diagnostics import CompileError
-from compiler.interpret import Ruleset, Status, _cond_fn, _value_fn, body
+from compiler.interpret import Status, _cond_fn, _value_fn, body, interpreted_items
 from compiler.interpret_terms import Env, Run, Walk, objects, value
 from compiler.lower_battle import PER_TARGET
 from compiler.symbols import Symbols
@@ -256,18 +253,5 @@ ITEMS: dict[type, Any] = {n.Card: Sword, n.StatusDef: State, n.EnchantmentDef: E
 
 def interpret_battle_rules(files: list[n.File], symbols: Symbols) -> Rules:
     """Return the Rules of a battle ruleset, interpreting its AST; raise CompileError if it is invalid."""
-    problems = validate(files, symbols)
-    if problems:
-        raise CompileError(problems)
-    tables: dict[type, dict[str, Any]] = {kind: {} for kind in ITEMS}
-    ruleset: Any = None
-    for f in files:
-        where = PurePosixPath(f.path).name
-        for item in f.items:
-            if isinstance(item, n.Ruleset):
-                ruleset = Ruleset(item, symbols, where)
-            elif type(item) in ITEMS:  # keywords: a battle ruleset's registry has none the runtime reads
-                key = item.name if isinstance(item, n.Card) else item.name.value
-                tables[type(item)][key] = ITEMS[type(item)](item, symbols, where)
-    cards, statuses, enchantments = (dict(sorted(tables[kind].items())) for kind in ITEMS)
-    return Rules(ruleset, cards, statuses, enchantments)
+    ruleset, tables = interpreted_items(files, symbols, ITEMS)
+    return Rules(ruleset, tables[n.Card], tables[n.StatusDef], tables[n.EnchantmentDef])

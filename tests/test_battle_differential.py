@@ -244,14 +244,18 @@ def test_scenario_logs_the_same(rules_pair, path):
 # ---------------------------------------------------------------- (c) edge cases
 
 
-@pytest.fixture(scope="module")
-def edge_project(tmp_path_factory) -> Path:
-    """A project of the Marguerite cards plus EDGE_CARDS, built with the real pipeline."""
-    root = tmp_path_factory.mktemp("battle_differential_edge")
+def project_with(tmp_path_factory, name: str, text: str) -> Path:
+    """Return a project of the Marguerite cards plus one more card file, built with the real pipeline."""
+    root = tmp_path_factory.mktemp(f"battle_differential_{name}")
     shutil.copytree(FOLDER, root / "cards" / "marguerite")
-    (root / "cards" / "marguerite" / "edge_cases.card").write_text(EDGE_CARDS, encoding="utf-8")
+    (root / "cards" / "marguerite" / f"{name}.card").write_text(text, encoding="utf-8")
     build(root)
     return root
+
+
+@pytest.fixture(scope="module")
+def edge_project(tmp_path_factory) -> Path:
+    return project_with(tmp_path_factory, "edge_cases", EDGE_CARDS)
 
 
 def with_edge_swords(parties: Parties, edge: list[str], seed: int) -> Parties:
@@ -318,11 +322,7 @@ DISCREPANCIES = {
 
 @pytest.fixture(scope="module")
 def discrepancy_project(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("battle_differential_discrepancies")
-    shutil.copytree(FOLDER, root / "cards" / "marguerite")
-    (root / "cards" / "marguerite" / "discrepancies.card").write_text(DISCREPANCY_CARDS, encoding="utf-8")
-    build(root)
-    return root
+    return project_with(tmp_path_factory, "discrepancies", DISCREPANCY_CARDS)
 
 
 @pytest.mark.parametrize("sword", sorted(DISCREPANCIES))
