@@ -51,6 +51,8 @@ def violations(s: Battle) -> list[str]:
             out.append(f"{f.name} has AP {f.values['ap']}, reserve AP {f.values['reserve_ap']}")
         if f.hp <= 0 and not s.turn_zero:
             out.append(f"{f.name} is dead (HP {f.hp}) but still in its party after the end")
+        if any(count < 0 for count in f.states.values()):
+            out.append(f"{f.name} has a negative state count: {f.states}")
         if f.hp > f.values["max_hp"]:  # only recovery and 'max HP' assignments raise HP in this pool
             out.append(f"{f.name} has HP {f.hp} above its max HP {f.values['max_hp']}")
         for w in f.swords:

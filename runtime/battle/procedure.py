@@ -231,6 +231,9 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
             keys = list(before) + sorted({k for e in ends for k in e[f.id][part]} - set(before))
             merged.append({k: before.get(k, 0) + sum(e[f.id][part].get(k, 0) - before.get(k, 0) for e in ends)
                            for k in keys})
+        # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
+        # each saw it, since neither came first, and a state count stops at 0.
+        merged[1] = {k: max(0, count) for k, count in merged[1].items()}
         if merged[0] != f.values or merged[1] != f.states:
             s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
         f.values, f.states = merged
