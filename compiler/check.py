@@ -25,6 +25,29 @@ REPEATABLE_SETTINGS = ("ban", "option", "resource")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
                  "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
 STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor)
+# The words that mean a card or player of the battle under way, and which of them each part of a
+# ruleset's 'battle { ... }' can mean (runtime/turns.py: 'blocked' runs before the winner is known).
+BATTLE_WORDS = {"the attacker": "attacker", "the blocker": "blocker", "the winner": "winner",
+                "won the battle": "winner", "the defending player": "defender",
+                "the defending player controls": "defender"}
+BATTLE_PARTS = {"blocked": ("attacker", "blocker", "defender"), "unblocked": ("attacker", "defender")}
+NO_BATTLE = {"timed": "an 'at the start of ...' or 'at the end of ...' ability runs outside any battle",
+             "turn": "a turn's phases run outside any battle (a battle runs the ruleset's 'battle { ... }')",
+             "blocked": "'blocked { ... }' runs before the battle has a winner; say it in 'won by higher ...' "
+                        "or 'battle end'",
+             "unblocked": "'unblocked { ... }' runs when no card blocked, so there is no blocker and no winner"}
+# Abilities set off early in a battle resolve before a later step (the engine stacks pending
+# abilities before its next task: block, then battle damage, then the winner).
+_BEFORE_DAMAGE = ("attacker", "blocker", "defender")
+EVENT_BATTLE_WORDS = {
+    "attacks": (("attacker", "defender"), "a 'when ... attacks' ability resolves before a blocker is chosen "
+                                          "and before the battle has a winner"),
+    "is not blocked": (("attacker", "defender"), "a 'when ... is not blocked' ability resolves when no card "
+                                                 "blocked, before battle damage, so there is no blocker and no winner"),
+    **{event: (_BEFORE_DAMAGE, f"a 'when ... {event}' ability resolves before battle damage, so the battle has "
+                               "no winner yet") for event in ("blocks", "is blocked", "battles")},
+}
+FILTER_POSSESSIVES = ("your", "the opponent's")  # 'your units' is 'units you control'
 
 
 @dataclass
@@ -150,9 +173,16 @@ class Checker(BattleChecks):
             if isinstance(a, n.Triggered):
                 inner.event_about = self.trigger(a)
                 inner.amount = v.EVENT_PHRASES[a.event].has_amount
+                inner.event = a.event
+                if a.event in EVENT_BATTLE_WORDS:
+                    inner.battle_words, inner.no_battle = EVENT_BATTLE_WORDS[a.event]
             elif isinstance(a, n.Timed):
                 if a.phase is not None:
                     self.known(a.phase, "phase", self.sym.phases)
+                inner.battle_words, inner.no_battle = (), NO_BATTLE["timed"]
+            elif isinstance(a, n.SpellEffect) and a.repeat != 1 and not self.sym.battle:
+                self.error("E006", f"repeating an effect in a card game ('effect, {a.repeat} times:') is not "
+                                   "implemented yet; see docs/language.md §2.9.23", a)
             inner.static = isinstance(a, n.Static)
             cond_ = getattr(a, "condition", None)
             if cond_ is not None:
@@ -165,6 +195,9 @@ class Checker(BattleChecks):
         subject = a.subject
         if subject.kind == "filter" and subject.filter is not None:
             self.filter(subject.filter, Scope("card"))
+            if subject.word == "another" and singular(subject.filter.kind.value, self.sym.kinds) == "player":
+                self.error("E105", "'another' leaves out the card an ability is on, and a player is no card; "
+                                   "for the other players say 'an opponent'", subject)
             about = "player" if singular(subject.filter.kind.value, self.sym.kinds) == "player" else "card"
         else:
             about = "player" if subject.kind == "player" else "card"
@@ -203,6 +236,11 @@ class Checker(BattleChecks):
                 self.error("E108", f"'{said}' must follow a 'you may ...' or 'as a cost, ...' sentence", s)
             if s.mode in ("may", "must_pay"):
                 after_cost = True
+            if s.mode in ("may", "must_pay"):
+                for e in s.effects:
+                    if isinstance(e, n.Discard) and e.chooser:
+                        self.error("E106", "a discard of someone's choice cannot be paid as a cost yet (planned, "
+                                           "docs/language.md 2.9.9); as a cost, say 'discard N cards at random'", e)
             if s.mode == "must_pay":
                 for e in s.effects:
                     if not v.EFFECTS[type(e).__name__].cost:
@@ -231,12 +269,42 @@ class Checker(BattleChecks):
         if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
             self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
         self.effect_names(e, scope)
+        self.choice(e, scope)
         self.battle_effect(e, spec, word, scope)
         if type(e).__name__ in CARD_ONLY and _names_player(getattr(e, "target", None)):
             self.error("E105", f"'{word}' works on cards, and this names a player", e)
+        elif (type(e).__name__ in CARD_ONLY and isinstance(getattr(e, "target", None), n.It)
+              and scope.event_about == "player" and scope.targets == 0 and scope.chosen == 0):
+            self.error("E105", f"'{word}' works on cards, and 'it' here is the player the triggering event "
+                               f"'{scope.event}' is about", e)
         scope.targets += _count_targets(e)
         for child in _children(e):
-            self.term(child, scope)
+            self.term(child, replace(scope, their=True) if isinstance(e, n.Choose) else scope)
+        if isinstance(e, n.Choose):
+            scope.chosen += 1
+
+    def choice(self, e: n.Effect, scope: Scope) -> None:
+        """Check a choice made while resolving ('choose', 'search', a discard of someone's choice) and
+        the effects on what was chosen: only a card, keyword or status ability asks while it resolves."""
+        asks = n.asks(e)
+        if asks and scope.owner in ("ruleset", "lose_rule"):
+            self.error("E106", "a ruleset sentence runs without stopping; a choice while resolving belongs "
+                               "in a card, keyword or status ability", e)
+        elif asks and self.sym.battle:
+            self.error("E106", "nothing is chosen in an automatic battle", e)
+        match e:
+            case n.Choose(count=count) if count < 1:
+                self.error("E105", f"choose at least 1, found {count}", e)
+            case n.Choose(player=player) if player is not None and not isinstance(player, n.PlayerRef):
+                self.error("E105", "who chooses: say 'you', 'the opponent', 'each player' or another player "
+                                   "word", player)
+            case n.PutInto(zone=zone) | n.Shuffle(zone=zone):
+                self.known(zone, "zone", self.sym.zones)
+        if isinstance(e, n.PutInto) and e.possessive not in ("your", "its owner's"):
+            self.error("E105", f"'into {e.possessive} {e.zone.value}': a card goes into a zone of its "
+                               "owner; say 'your' or 'its owner's'", e)
+        if isinstance(e, n.Shuffle):
+            self.possessive(e.possessive, e, scope)
 
     def effect_names(self, e: n.Effect, scope: Scope) -> None:
         match e:
@@ -302,6 +370,7 @@ class Checker(BattleChecks):
 
     def term(self, t: n.Node, scope: Scope) -> None:
         """Check an expression, condition or object found inside an effect."""
+        self.battle_word(t, scope)
         if isinstance(t, n.Filter):
             self.filter(t, scope)
             return
@@ -309,7 +378,10 @@ class Checker(BattleChecks):
         match t:
             case n.This() if scope.owner in ("ruleset", "lose_rule"):
                 self.error("E105", "'this' means the card an ability is on; a ruleset has none", t)
-            case n.It() if scope.targets == 0 and not scope.event_about:
+            case n.Chosen(noun=noun) if scope.chosen == 0:
+                self.error("E110", f"'the chosen {noun.value}' refers to nothing here: no choice was made "
+                                   "before it in this ability", t)
+            case n.It() if scope.targets == 0 and scope.chosen == 0 and not scope.event_about:
                 self.error("E110", "'it' refers to nothing here: no target was named before it and no "
                                    "event card triggered this ability", t)
             case n.EventObject(noun=noun):
@@ -342,6 +414,10 @@ class Checker(BattleChecks):
                 self.known(stat, "resource", self.sym.resources)
             case n.StatBound(stat=stat):
                 self.known(stat, "stat", self.sym.stats + v.CARD_NUMBERS)
+            case n.HasSelf(name=name) if name.value in self.sym.attributes:
+                values = self.sym.attributes[name.value]
+                example = f", e.g. 'with {name.value} {values[0]}'; known: {quoted_list(values)}" if values else ""
+                self.error("E105", f"'with {name.value}' needs a value{example}", name)
             case n.Has(name=name) | n.HasSelf(name=name) | n.Lacks(name=name):
                 self.known(name, "keyword or status", {**self.sym.keywords, **self.sym.statuses})
             case n.OwnTurnNumber(possessive=pos) if pos in ("its", "its owner's"):
@@ -349,8 +425,23 @@ class Checker(BattleChecks):
                                    "(the turns of the player who controls it)", t)
             case n.OwnTurnNumber(possessive=pos):
                 self.possessive(pos, t, scope)
+            case n.PlayerRef(word=word) if word in v.EVENT_CARD_PLAYERS and scope.event_about != "card":
+                self.error("E110", f"'{word}' is the {word.split()[1]} of the card the triggering event is "
+                                   "about, and no card event triggered this ability", t)
+            case n.Target(another=True) | n.Controls(quantity="another") if scope.owner in ("ruleset", "lose_rule"):
+                what = "another target" if isinstance(t, n.Target) else "controls another"
+                self.error("E105", f"'{what}' leaves out the card an ability is on; a ruleset has none", t)
+            case n.WithAttribute(attribute=attribute, value=value):
+                self.attribute_value(value, attribute)
         for child in _children(t):
             self.term(child, scope)
+
+    def battle_word(self, t: n.Node, scope: Scope) -> None:
+        """Report a battle word ('the attacker', 'the defending player', ...) where no battle can be under way."""
+        word = _battle_word(t)
+        if word is None or scope.battle_words is None or BATTLE_WORDS[word] in scope.battle_words:
+            return
+        self.error("E110", f"'{word}' refers to nothing here: {scope.no_battle}", t)
 
     def param(self, name: n.Name, scope: Scope) -> None:
         if name.value in scope.params:
@@ -373,16 +464,21 @@ class Checker(BattleChecks):
         elif not scope.event_about:
             self.error("E110", f"'that {noun.value}' refers to the card or player of the triggering "
                                "event, and nothing triggered this ability", noun)
+        elif (noun.value != "player" and scope.event_about == "player"
+              and scope.event not in v.PLAYER_EVENTS_WITH_A_CARD):
+            self.error("E110", f"'that {noun.value}' refers to the card of the triggering event, and "
+                               f"'{scope.event}' is about a player, with no card; say 'that player'", noun)
 
     def possessive(self, pos: str, node: n.Node, scope: Scope) -> None:
         if pos in ("its", "its owner's") and scope.owner in ("ruleset", "lose_rule"):
             self.error("E105", f"'{pos}' means the card an ability is on; a ruleset has none", node)
-        if pos == "their" and scope.owner != "lose_rule":
+        if pos == "their" and scope.owner != "lose_rule" and not scope.their:
             self.error("E105", "'their' means the player a lose rule is checked for; here say 'your' or "
                                "'the opponent's'", node)
 
     def filter(self, f: n.Filter, scope: Scope) -> None:
         kind = singular(f.kind.value, self.sym.kinds)
+        self.filter_words(f, scope)
         if kind not in self.sym.kinds and kind not in v.GENERIC_KINDS:
             self.known(f.kind, "card kind", tuple(self.sym.kinds) + v.GENERIC_KINDS)
         if f.zone is not None:
@@ -391,6 +487,56 @@ class Checker(BattleChecks):
         inner = replace(scope, candidate="player" if kind == "player" else "card")
         for w in f.withs:
             self.cond(w, inner)
+
+    def filter_words(self, f: n.Filter, scope: Scope) -> None:
+        """Check what a filter says before its kind: 'your'/'the opponent's', 'other', attribute values."""
+        if f.possessive is not None and f.possessive not in FILTER_POSSESSIVES:
+            self.error("E105", f"'{f.possessive} {f.kind.value}': before a card kind say 'your' or 'the "
+                               f"opponent's' (or '{f.kind.value} you control')", f)
+        elif f.possessive is not None and f.control is not None:
+            self.error("E104", f"'{f.possessive} ... {f.control}' says twice who controls them; keep one", f)
+        if singular(f.kind.value, self.sym.kinds) == "player" and (f.other or f.attrs or f.possessive):
+            self.error("E105", "a player filter has no 'other', possessive or attribute values; for the "
+                               "other players say 'an opponent'", f)
+        elif f.other and scope.owner in ("ruleset", "lose_rule"):
+            self.error("E105", "'other' leaves out the card an ability is on; a ruleset has none", f)
+        for value in f.attrs:
+            self.attribute_value(value)
+
+    def attribute_value(self, value: n.Name, attribute: n.Name | None = None) -> None:
+        """Check an attribute value ('red unit', 'with colour red') against the values cards print."""
+        table = self.sym.attributes
+        if attribute is not None:
+            if self.known(attribute, "attribute", table):
+                self.known(value, attribute.value, table[attribute.value])
+            return
+        owners = self.sym.attribute_of(value.value)
+        if len(owners) > 1:
+            self.error("E105", f"'{value.value}' is a value of {len(owners)} attributes ({quoted_list(owners)}); "
+                               f"say which, e.g. 'with {owners[0]} {value.value}'", value)
+        elif not owners:
+            self.unknown_attribute_value(value)
+
+    def unknown_attribute_value(self, value: n.Name) -> None:
+        """Report a word before a card kind that no card prints as an attribute value."""
+        if value.value == "another":
+            self.error("E105", "'another' comes before 'target' ('another target unit'); inside a filter say "
+                               "'other' ('target other unit')", value)
+            return
+        everything = {val: attr for attr, values in self.sym.attributes.items() for val in values}
+        hint = did_you_mean(value.value, list(everything) + ["other"])
+        if hint == "; did you mean 'other'?":
+            self.error("E101", f"unknown word '{value.value}' before a card kind{hint}", value)
+        elif hint:
+            best = hint.split("'")[1]
+            self.error("E101", f"unknown {everything[best]} '{value.value}'{hint}", value)
+        elif everything:
+            known = "; ".join(f"{a}: {quoted_list(vals)}" for a, vals in self.sym.attributes.items() if vals)
+            self.error("E101", f"unknown attribute value '{value.value}' before a card kind; known values: "
+                               f"{known}", value)
+        else:
+            self.error("E101", f"'{value.value}' before a card kind would be an attribute value, and no card "
+                               "here prints attributes", value)
 
     def cond(self, c: n.Cond, scope: Scope) -> None:
         self.term(c, scope)
@@ -436,6 +582,7 @@ class Checker(BattleChecks):
                     if trait.startswith("counts as ") and trait[10:] not in self.sym.kinds:
                         self.error("E101", f"unknown card kind '{trait[10:]}' in '{trait}'{did_you_mean(trait[10:], self.sym.kinds)}", rule)
             case n.Turn(phases=phases, turn_end=end):
+                scope = replace(scope, battle_words=(), no_battle=NO_BATTLE["turn"])
                 for p in phases:
                     self.body(p.body, scope)
                     for st in p.steps:
@@ -449,8 +596,9 @@ class Checker(BattleChecks):
                     self.filter(blocker.filter, scope)
                 if stat is not None:
                     self.known(stat, "stat", self.sym.stats)
-                for part in (blocked, unblocked, won, end):
-                    self.body(part, scope)
+                for part, words in ((blocked, "blocked"), (unblocked, "unblocked"), (won, ""), (end, "")):
+                    known = BATTLE_PARTS.get(words)
+                    self.body(part, replace(scope, battle_words=known, no_battle=NO_BATTLE.get(words, "")))
             case n.TriggerOrder(keys=keys):
                 self.order(keys)
             case n.Checks(body=body):
@@ -502,6 +650,8 @@ class Checker(BattleChecks):
             self.known(rule.values[2], "resource", self.sym.resources)
         elif rule.key == "ban":
             self.known(names[0], "keyword", self.sym.keywords)
+        elif rule.key == "damage lowers":
+            self.known(names[0], "stat", self.sym.stats)
         elif rule.key == "levels" and rule.values[0] != 1:
             self.error("E105", f"levels start at 1, found {rule.values[0]}", rule)
         elif rule.key == "resource":
@@ -529,6 +679,24 @@ def _names_player(o: n.Node | None) -> bool:
     return isinstance(o, n.EventObject) and o.noun.value == "player"
 
 
+def _battle_word(t: n.Node) -> str | None:
+    """Return the battle word a term is ('the attacker', 'won the battle', ...), or None."""
+    match t:
+        case n.Attacker():
+            return "the attacker"
+        case n.Blocker():
+            return "the blocker"
+        case n.Winner():
+            return "the winner"
+        case n.WonBattle():
+            return "won the battle"
+        case n.PlayerRef(word="the defending player"):
+            return "the defending player"
+        case n.Filter(control="the defending player controls"):
+            return "the defending player controls"
+    return None
+
+
 def _count_targets(node: n.Node) -> int:
     """Return how many target phrases a node holds (an effect may name its target after 'it')."""
     own = 1 if isinstance(node, (n.Target, n.TargetPlayer)) else 0
@@ -550,7 +718,8 @@ def _effect_word_of(class_name: str) -> str:
              "number", "SetUsed": "make ... used", "ReverseSwords": "reverse", "MoveSword": "move ... to the end of the "
              "sword list", "AddSword": "add", "ChangeSword": "change", "Build": "build", "SkipAction": "skip the action",
              "BuildFails": "the build fails", "Redirect": "redirect the attack", "SetDamage": "set the damage",
-             "RemoveClass": "remove all ... states"}
+             "RemoveClass": "remove all ... states", "Choose": "choose", "Reveal": "reveal", "PutInto": "put ... into",
+             "Shuffle": "shuffle"}
     return words[class_name]
 
 

@@ -126,17 +126,26 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    from runtime.fuzz_targets import project_ruleset
     from runtime.fuzzing import PROFILE_GAMES, fuzz_command
 
     folder = args.path.resolve()
+    default = PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
+    games = default if args.games is None else args.games
     if folder.parent == (args.root / "cards").resolve() and folder.is_dir() and _automatic(folder.name):
         from runtime.battle.fuzz import fuzz_battles
         from runtime.battle.rules import load_rules
 
-        default = PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
-        games = default if args.games is None else args.games
         return fuzz_battles(load_rules(folder.name), games, args.seed, _options(args), args.out,
                             sys.stdout, sys.stderr)
+    card_file = args.path.suffix == ".card" and args.path.is_file()
+    inside = project_ruleset(args.root, args.path) if card_file else None
+    battle_ruleset = inside or args.ruleset
+    if card_file and battle_ruleset and _automatic(battle_ruleset):  # a sword, state or enchantment file
+        from runtime.battle.targets import fuzz_card_file
+
+        return fuzz_card_file(args.root, args.path, battle_ruleset, inside is not None, games, args.seed,
+                              _options(args), args.out, sys.stdout, sys.stderr)
     return fuzz_command(args.root, args.path, args.games, args.seed, args.out, args.ruleset, args.shrink_seconds,
                         options=_options(args))
 

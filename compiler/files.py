@@ -3,6 +3,14 @@
 A build puts a ruleset's complete new folder next to the old one inside generated/ and exchanges
 the two with one `renameat2(RENAME_EXCHANGE)` system call, so a build killed at any point leaves
 each ruleset folder entirely old or entirely new, never mixed.
+
+Where the system or filesystem has no exchange call (or CARDC_NO_RENAMEAT2=1 says to act so), the
+switch takes four steps (FALLBACK_STEPS): move the old folder aside to `.cardc-old-<ruleset>`, move
+the new one in, rename the old one to `.cardc-trash-<ruleset>`, remove that. Killed between the first
+two, the ruleset folder is missing on disk but its old folder is whole beside it: the next build and
+the loader put it back before they read anything (runtime/folder_recovery.py), so every reader sees the
+folder entirely old or entirely new. A `.cardc-old-` folder is never partly removed.
+CARDC_BUILD_KILL_BEFORE=<step> (a step, or 'end') makes a build kill itself there: the tests use it.
 """
 
 from __future__ import annotations
@@ -10,14 +18,17 @@ from __future__ import annotations
 import ctypes
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
 from compiler.diagnostics import CompileError, Diagnostic
+from runtime.folder_recovery import OLD_PREFIX, restore_all
 
 STAGING_PREFIX = ".cardc-"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+FALLBACK_STEPS = ("move-old", "move-new", "discard-old", "remove-old")
 
 
 def inside_generated(root: Path, rel: str) -> Path:
@@ -51,7 +62,9 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Swap two folders in one system call; return False where the system cannot."""
+    """Swap two folders in one system call; return False where the system cannot (or is told not to)."""
+    if os.environ.get("CARDC_NO_RENAMEAT2") == "1":
+        return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2
@@ -72,16 +85,34 @@ def replace_folder(folder: Path, files: dict[str, str]) -> None:
         staging.rename(folder)
     elif _exchange(staging, folder):
         shutil.rmtree(staging)
-    else:  # no renameat2: a short window where the folder is missing, never mixed
-        old = folder.parent / f"{STAGING_PREFIX}old-{folder.name}"
-        shutil.rmtree(old, ignore_errors=True)
-        folder.rename(old)
-        staging.rename(folder)
-        shutil.rmtree(old)
+    else:
+        _switch_in_steps(folder, staging)
+
+
+def _switch_in_steps(folder: Path, staging: Path) -> None:
+    """Switch staging in for folder without renameat2; runtime/folder_recovery.py undoes a kill between steps."""
+    old, trash = (folder.parent / f"{prefix}{folder.name}" for prefix in (OLD_PREFIX, f"{STAGING_PREFIX}trash-"))
+    for rubbish in (old, trash):  # of an earlier killed build: the folder is there, so they are not needed
+        shutil.rmtree(rubbish, ignore_errors=True)
+    # An old folder is always whole (recovery may put it back), so it is renamed away before removal.
+    steps = {"move-old": lambda: folder.rename(old), "move-new": lambda: staging.rename(folder),
+             "discard-old": lambda: old.rename(trash), "remove-old": lambda: shutil.rmtree(trash)}
+    for name in FALLBACK_STEPS:
+        _kill_if_told(name)
+        steps[name]()
+    _kill_if_told("end")
+
+
+def _kill_if_told(step: str) -> None:
+    """Kill this process (SIGKILL: no clean-up runs) if CARDC_BUILD_KILL_BEFORE names this step."""
+    if os.environ.get("CARDC_BUILD_KILL_BEFORE") == step:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
 def clean_staging(generated: Path) -> None:
-    """Remove what a killed build left behind (staging folders and temporary files)."""
+    """Undo or remove what a killed build left behind: put back a folder moved aside, then remove
+    staging folders, old folders and temporary files."""
     if generated.is_dir():
+        restore_all(generated)  # first: an old folder is the only copy while its ruleset folder is missing
         for leftover in generated.rglob(f"{STAGING_PREFIX}*"):
             shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)

@@ -7,6 +7,8 @@ and placed before the line that followed them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler import nodes as n
 from compiler.parser import parse
 
@@ -136,6 +138,8 @@ def cond(c: n.Cond) -> str:
             return f"{obj(ref)} is {article} {kind.value} sword"
         case n.HasClass(ref=ref, klass=klass):
             return f"{obj(ref)} has a {klass.value} state"
+        case n.WithAttribute(attribute=attribute, value=value):
+            return f"{attribute.value} {value.value}"
     raise TypeError(f"not a condition: {c!r}")
 
 
@@ -143,7 +147,9 @@ def cond(c: n.Cond) -> str:
 
 
 def filter_(f: n.Filter) -> str:
-    out = [f.kind.value]
+    out = [f.possessive] if f.possessive else []
+    out += ["other"] if f.other else []
+    out += [a.value for a in f.attrs] + [f.kind.value]
     if f.control:
         out.append(f.control)
     if f.zone is not None:
@@ -154,6 +160,11 @@ def filter_(f: n.Filter) -> str:
 
 def _plural(o: n.Object) -> bool:
     return isinstance(o, n.Each) and o.filter.kind.value.endswith("s")
+
+
+def _bare(o: n.Object) -> bool:
+    """Return whether an 'each' object is written as its bare filter ('units', 'your unit')."""
+    return _plural(o) or (isinstance(o, n.Each) and o.filter.possessive is not None)
 
 
 def obj(o: n.Object) -> str:
@@ -172,11 +183,11 @@ def obj(o: n.Object) -> str:
             return "the winner"
         case n.Target(count=count, up_to=up_to, filter=f):
             head = f"up to {count} " if up_to else ("" if count == 1 else f"{count} ")
-            return f"{head}target {filter_(f)}"
+            return f"{head}{'another ' if o.another else ''}target {filter_(f)}"
         case n.TargetPlayer():
             return "target player"
         case n.Each(filter=f):
-            if _plural(o):
+            if _bare(o):
                 return filter_(f)
             # "each player" is a player word of its own; "all player ..." is the filter
             return f"{'all' if f.kind.value == 'player' else 'each'} {filter_(f)}"
@@ -192,6 +203,8 @@ def obj(o: n.Object) -> str:
             return f"the first {'unused ' if unused else ''}sword of {obj(of)}"
         case n.SwordsOf(of=of):
             return f"each sword of {obj(of)}"
+        case n.Chosen(noun=noun):
+            return f"the chosen {noun.value}"
     raise TypeError(f"not an object: {o!r}")
 
 
@@ -208,6 +221,17 @@ def _until(d: n.Duration | None) -> str:
 
 def _cards(a: n.Expr) -> str:
     return "card" if a == n.Number(n.NOWHERE, 1) else "cards"
+
+
+def _choose(e: n.Choose) -> str:
+    """Return 'choose a unit you control' or 'search your deck for a unit with cost 2 or less, reveal it'."""
+    count = f"up to {e.count}" if e.up_to else ("a" if e.count == 1 else str(e.count))
+    if not e.searched or e.filter.zone is None:
+        return f"{_subject(e.player, 'choose', 'chooses')} {count} {filter_(e.filter)}"
+    zone = e.filter.zone
+    rest = filter_(replace(e.filter, zone=None))
+    reveal = ", reveal it" if e.revealed else ""
+    return f"{_subject(e.player, 'search', 'searches')} {zone.possessive} {zone.zone.value} for {count} {rest}{reveal}"
 
 
 def effect(e: n.Effect) -> str:
@@ -239,8 +263,17 @@ def effect(e: n.Effect) -> str:
         case n.CreateToken(player=p, amount=a, card=card):
             noun = "token" if a == n.Number(n.NOWHERE, 1) else "tokens"
             return f"{_subject(p, 'create', 'creates')} {amount(a)} {_string(card)} {noun}"
-        case n.Discard(player=p, amount=a):
-            return f"{_subject(p, 'discard', 'discards')} {amount(a)} {_cards(a)} at random"
+        case n.Discard(player=p, amount=a, chooser=chooser):
+            how = f"of {chooser} choice" if chooser else "at random"
+            return f"{_subject(p, 'discard', 'discards')} {amount(a)} {_cards(a)} {how}"
+        case n.Choose():
+            return _choose(e)
+        case n.Reveal(target=t):
+            return f"reveal {obj(t)}"
+        case n.PutInto(target=t, possessive=pos, zone=zone):
+            return f"put {obj(t)} into {pos} {zone.value}"
+        case n.Shuffle(possessive=pos, zone=zone):
+            return f"shuffle {pos} {zone.value}"
         case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
             verb = "get" if _plural(t) else "gets"
             return f"{obj(t)} {verb} {sign}{amount(a)} {stat.value}{_until(d)}"
@@ -488,10 +521,14 @@ def setting(s: n.Setting) -> str:
             return f"decks may not hold cards with {vals[0]}"
         case "skip missing targets":
             return "a missing target skips only its part"
+        case "interrupts":
+            return "triggered abilities interrupt effects between sentences"
         case "matching attribute":
             return f"matching attribute {vals[0]}"
         case "level heal":
             return f"damage heals on {vals[0]}"
+        case "damage lowers":
+            return f"damage lowers {vals[0]}"
         case "short deck":
             zones = ", ".join(map(str, vals[:-1]))
             return f"short deck: move {zones} to {vals[-1]}, then build a new deck from the deck list."

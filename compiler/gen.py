@@ -74,6 +74,10 @@ _PLAYER_PHRASES = {
 _CARD_PHRASES = sorted(p for p, spec in v.EVENT_PHRASES.items() if spec.about == "card")
 _CARD_POSSESSIVES = ("your", "its", "the opponent's", "its owner's")  # 'their' is for lose rules
 _COMPARE = (">=", "<=", "==", "!=", ">", "<")
+_CHOOSERS = ("you", "the opponent", "each player")  # who chooses while resolving
+_BATTLE_WORDS: dict[str, n.Object] = {"attacker": n.Attacker(L), "blocker": n.Blocker(L)}
+# Card events after which 'the blocker' means nothing yet (compiler/check.py: the block comes later)
+_BEFORE_BLOCK = ("attacks", "is not blocked")
 _COSTS = ("Destroy", "Lose", "Pay", "Remove", "ReturnToHand", "Discard")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9]{0,9}")
 _RESERVED = {"a", "all", "an", "and", "any", "at", "card", "cost", "damage", "deal", "each", "effect",
@@ -92,6 +96,7 @@ class Where:
     candidate: str = ""  # inside a filter's 'with': the candidate is a 'card' or a 'player'
     static: bool = False
     loop_safe: bool = False  # no gains and no tokens (triggers on other cards' events)
+    battle: tuple[str, ...] = ("attacker", "blocker")  # battle words that mean something here
 
 
 class _Gen:
@@ -109,6 +114,9 @@ class _Gen:
         self.plain_names = tuple(sorted(k for k, kw in sym.keywords.items() if not kw.params))
         self.plain_names += tuple(sorted(sym.statuses))
         self.plain_keywords = tuple(sorted(k for k, kw in sym.keywords.items() if not kw.params))
+        # attribute values that belong to one attribute only ('red unit' needs no 'with colour')
+        self.attr_values = tuple(sorted(val for attr, values in sym.attributes.items() for val in values
+                                        if len(sym.attribute_of(val)) == 1))
         tokens = [name for name, c in sym.cards.items() if any(isinstance(p, n.TokenDecl) for p in c.parts)]
         self.tokens = tuple(sorted(tokens)) or tuple(sorted(sym.cards))
 
@@ -127,14 +135,20 @@ class _Gen:
     def name(self, value: str) -> n.Name:
         return n.Name(L, value)
 
+    def player_word(self, w: Where) -> str:
+        """Return a player word; 'its controller' and 'its owner' only where a card event set the ability off."""
+        words = [p for p in sorted(v.PLAYER_WORDS) if (w.about == "card" or p not in v.EVENT_CARD_PLAYERS)
+                 and (w.battle or p != "the defending player")]
+        return self.pick(words)
+
     # ------------------------------------------------------------ expressions
 
     def card_ref(self, w: Where) -> n.Object | None:
         """Return a single-card reference usable in '<stat> of ...', or None if there is none."""
-        options: list[n.Object] = [n.This(L), n.Attacker(L), n.Blocker(L)]
+        options: list[n.Object] = [n.This(L)] + [_BATTLE_WORDS[b] for b in w.battle]
         if w.it == "card":
             options.append(n.It(L))
-        if w.about:
+        if w.about == "card":
             options.append(n.EventObject(L, self.name(self.pick(("card",) + self.kinds))))
         return self.pick(options)
 
@@ -158,7 +172,7 @@ class _Gen:
             case "stat_of":
                 if self.maybe(30):
                     return n.StatOf(L, self.name(self.pick(self.sym.resources)),
-                                    n.PlayerRef(L, self.pick(sorted(v.PLAYER_WORDS))))
+                                    n.PlayerRef(L, self.player_word(w)))
                 ref = self.card_ref(w)
                 assert ref is not None
                 return n.StatOf(L, self.name(self.pick(self.card_stats)), ref)
@@ -202,8 +216,8 @@ class _Gen:
             case "has":
                 return n.Has(L, self.card_object(w, targets=False), self.name(self.pick(self.names)))
             case "controls":
-                return n.Controls(L, n.PlayerRef(L, self.pick(sorted(v.PLAYER_WORDS))),
-                                  self.pick(("a", "an", "no")), self.filter(w, withs=False))
+                return n.Controls(L, n.PlayerRef(L, self.player_word(w)),
+                                  self.pick(("a", "an", "no", "another")), self.filter(w, withs=False))
             case "all":
                 return n.AllOf(L, self.cond(w, sub), self.cond(w, sub))
             case "any":
@@ -211,9 +225,13 @@ class _Gen:
         return n.Negation(L, self.cond(w, sub))
 
     def with_cond(self, w: Where) -> n.Cond:
-        what = self.pick(("compare", "bound", "has", "lacks"))
+        what = self.pick(("compare", "bound", "has", "lacks") + (("attribute",) if self.attr_values and
+                                                                  w.candidate == "card" else ()))
         table = self.card_stats if w.candidate == "card" else self.sym.resources
         match what:
+            case "attribute":
+                value = self.pick(self.attr_values)
+                return n.WithAttribute(L, self.name(self.sym.attribute_of(value)[0]), self.name(value))
             case "compare":
                 return n.Compare(L, self.expr(w, 1), self.pick(_COMPARE), self.expr(w, 1))
             case "bound":
@@ -232,7 +250,8 @@ class _Gen:
         else:
             kind = self.pick(("card",) + self.kinds)
             kind = kind + "s" if self.maybe(30) else kind
-        control = self.pick(sorted(v.CONTROL_WORDS)) if self.maybe(40) else None
+        controls = [c for c in sorted(v.CONTROL_WORDS) if w.battle or "defending" not in c]
+        control = self.pick(controls) if self.maybe(40) else None
         zone = None
         if not players and self.maybe(20):
             zone = n.ZoneRef(L, self.pick(_CARD_POSSESSIVES), self.name(self.pick(self.sym.zones)))
@@ -240,14 +259,21 @@ class _Gen:
         if withs:
             inner = replace(w, candidate="player" if players else "card")
             conds = tuple(self.with_cond(inner) for _ in range(self.some(0, 2)))
-        return n.Filter(L, self.name(kind), control, zone, conds)
+        if players:
+            return n.Filter(L, self.name(kind), control, zone, conds)
+        # 'your other red creatures': plain filters ('number of', 'controls') take only 'other'
+        other = self.maybe(15)
+        possessive = "your" if withs and control is None and self.maybe(10) else None
+        attrs = tuple(self.name(self.pick(self.attr_values)) for _ in range(self.some(0, 1))
+                      if withs and self.attr_values and self.maybe(30))
+        return n.Filter(L, self.name(kind), control, zone, conds, possessive, other, attrs)
 
     def card_object(self, w: Where, targets: bool) -> n.Object:
         """Return a phrase naming cards. A target is counted in `self.state` by the caller."""
-        options = ["this", "attacker", "blocker", "each", "each", "extreme", "random"]
+        options = ["this", "each", "each", "extreme", "random", *w.battle]
         if w.it == "card":
             options.append("it")
-        if w.about:
+        if w.about == "card":
             options.append("that")
         if targets:
             options += ["target", "target"]
@@ -267,7 +293,9 @@ class _Gen:
             case "random":
                 return n.RandomOne(L, self.filter(w))
             case "target":
-                return n.Target(L, self.some(1, 3), self.maybe(30), self.filter(w))
+                count, up_to = self.some(1, 3), self.maybe(30)
+                another = count == 1 and not up_to and self.maybe(15)  # 'another target ...'
+                return n.Target(L, count, up_to, self.filter(w), another)
         return n.Each(L, self.filter(w))
 
     def player_object(self, w: Where, targets: bool) -> n.Object:
@@ -282,7 +310,7 @@ class _Gen:
                 return n.TargetPlayer(L)
             case "that":
                 return n.EventObject(L, self.name("player"))
-        return n.PlayerRef(L, self.pick(sorted(v.PLAYER_WORDS)))
+        return n.PlayerRef(L, self.player_word(w))
 
     def damage_object(self, w: Where, targets: bool) -> n.Object:
         """Return what damage can be dealt to: cards or players."""
@@ -302,9 +330,12 @@ class _Gen:
         w = state.where
         costs = list(_COSTS)
         others = ["DealDamage", "DealDamage", "Draw", "Give", "PutStatus", "RemoveDamage", "MoveToEnd",
-                  "Modify", "Modify", "Restrict"] + (["Grant"] if self.plain_keywords else [])
+                  "Modify", "Modify", "Restrict", "Choose", "DiscardChoice", "Reveal", "Shuffle"]
+        others += ["Grant"] if self.plain_keywords else []
         if not w.loop_safe:
             others += ["Gain", "Gain", "CreateToken"]
+        if cost is False:  # a 'you may' of effects: a discard there would be a cost (E106 when chosen)
+            others = [k for k in others if k != "DiscardChoice"]
         kinds = costs if cost else others if cost is False else costs + others
         what = self.pick(kinds)
         t = state.targets_allowed
@@ -327,7 +358,7 @@ class _Gen:
             case "Pay":
                 return n.Pay(L, self.expr(w, 1), self.name(self.pick(self.sym.resources)))
             case "Give":
-                target = state.saw(self.card_object(w, t))
+                target = _without_attributes(state.saw(self.card_object(w, t)))
                 return n.Give(L, target, self.name(self.pick(self.plain_names)), self.duration())
             case "PutStatus":
                 target = state.saw(self.card_object(w, t))
@@ -349,6 +380,17 @@ class _Gen:
             case "Discard":
                 player = state.saw(self.player_object(w, t)) if self.maybe(60) else None
                 return n.Discard(L, player, self.expr(state.where, 1))
+            case "DiscardChoice":  # a choice while resolving: 'it' then means the discarded cards
+                player = n.PlayerRef(L, self.pick(_CHOOSERS)) if self.maybe(60) else None
+                return state.chose(n.Discard(L, player, self.expr(state.where, 1), self.pick(("their", "your"))))
+            case "Choose":
+                player = n.PlayerRef(L, self.pick(_CHOOSERS)) if self.maybe(40) else None
+                f = self.filter(w, withs=self.maybe(50))
+                return state.chose(n.Choose(L, player, self.some(1, 2), self.maybe(30), f))
+            case "Reveal":
+                return n.Reveal(L, state.saw(self.card_object(w, t)))
+            case "Shuffle":
+                return n.Shuffle(L, self.pick(("your", "the opponent's")), self.name(self.pick(self.sym.zones)))
             case "Modify":
                 target = state.saw(self.card_object(w, t))
                 return n.Modify(L, target, self.pick("+-"), self.expr(state.where),
@@ -410,7 +452,7 @@ class _Gen:
             if self.maybe(50):
                 subject = n.Subject(L, "this", "this", None)
             else:
-                subject = n.Subject(L, "filter", self.pick(("a", "an", "any")), self.filter(Where()))
+                subject = n.Subject(L, "filter", self.pick(("a", "an", "any", "another")), self.filter(Where()))
         else:
             event = self.pick(sorted(_PLAYER_PHRASES))
             if self.maybe(85):
@@ -421,14 +463,16 @@ class _Gen:
                 subject = n.Subject(L, "filter", self.pick(("a", "any")), self.filter(Where(), players=True))
                 phrase = _PLAYER_PHRASES[event][1]
         amount = v.EVENT_PHRASES[phrase].has_amount
-        w = Where(about=about, amount=amount, it=about, loop_safe=subject.kind != "this")
+        battle = ("attacker",) if phrase in _BEFORE_BLOCK else ("attacker", "blocker")
+        w = Where(about=about, amount=amount, it=about, loop_safe=subject.kind != "this", battle=battle)
         condition = self.cond(w) if self.maybe(30) else None
         return n.Triggered(L, subject, phrase, condition, self.body(w))
 
     def timed(self) -> n.Timed:
         phase = self.name(self.pick(self.sym.phases)) if self.sym.phases and self.maybe(50) else None
-        condition = self.cond(Where()) if self.maybe(30) else None
-        return n.Timed(L, self.pick(sorted(v.WHOSE)), phase, condition, self.body(Where()))
+        w = Where(battle=())  # an 'at the start of ...' ability runs outside any battle
+        condition = self.cond(w) if self.maybe(30) else None
+        return n.Timed(L, self.pick(sorted(v.WHOSE)), phase, condition, self.body(w))
 
     def card(self, name: str) -> n.Card:
         kind = self.pick(self.kinds)
@@ -472,6 +516,11 @@ class _Body:
 
     where: Where
     targets_allowed: bool = True
+
+    def chose(self, e: n.Effect) -> n.Effect:
+        """Note a choice while resolving: 'it' then means what was chosen, cards."""
+        self.where = replace(self.where, it="card")
+        return e
 
     def saw(self, o: n.Object) -> n.Object:
         """Note an object of an effect: after a target, 'it' means that target."""
@@ -562,3 +611,13 @@ def choices(max_size: int = 400) -> st.SearchStrategy[list[int]]:
 def pick(choices_: Sequence[int], i: int, count: int) -> int:
     """Return the index of the action a choice list takes at decision i among `count` actions."""
     return choices_[i] % count if i < len(choices_) else 0
+
+
+def _without_attributes(o: n.Object) -> n.Object:
+    """Return an object whose filter tests no attribute: the filter of 'give' takes none (its keyword
+    name follows the filter; grammar/cards.lark, give_filter)."""
+    f = getattr(o, "filter", None)
+    if not isinstance(f, n.Filter):
+        return o
+    withs = tuple(c for c in f.withs if not isinstance(c, n.WithAttribute))
+    return replace(o, filter=replace(f, attrs=(), withs=withs))  # type: ignore[arg-type]

@@ -3,11 +3,14 @@ generated, imported or evaluated. It is the differential oracle of the compiler
 (tests/test_differential.py): the same seed and choices must give the same log.
 
 Public entry point: `interpret_ruleset(files, symbols) -> Game` (terms: compiler/interpret_terms.py;
-automatic battles: compiler/interpret_battle.py). It builds definition objects with
-exactly the attributes and methods the runtime reads from generated classes; their methods walk
-the AST when the runtime calls them. Every semantic choice mirrors compiler/lower.py and
-compiler/lower_terms.py, including evaluation order and the numbering of target slots and
-'you may's, which lowering fixes in the order it writes code.
+automatic battles: compiler/interpret_battle.py and compiler/interpret_battle_effects.py). It shares no
+code with lowering: its readings of ruleset lines, trigger phrases and kind words are its own
+(compiler/interpret_reading.py); only the AST, validation and the runtime are shared (docs/fuzzing.md).
+
+It builds definition objects with exactly the attributes and methods the runtime reads from
+generated classes; their methods walk the AST when the runtime calls them. Every semantic choice
+mirrors compiler/lower.py and compiler/lower_terms.py, including evaluation order and the numbering
+of target slots and 'you may's, which lowering fixes in the order it writes code.
 
 A walk carries two things: an `Env`, the numbering state lowering's Env has at that point, and a
 `Run`, the values generated code sees (self, s, ctx, candidate c). A walk without a Run is *dry*:
@@ -25,6 +28,8 @@ from typing import Any
 from compiler import nodes as n
 from compiler.check import validate
 from compiler.diagnostics import CompileError
+from compiler.interpret_battle_effects import battle_call
+from compiler.interpret_reading import acted_on, event_of, kind_of, read_settings
 from compiler.interpret_terms import (
     Env,
     Run,
@@ -37,14 +42,13 @@ from compiler.interpret_terms import (
     test,
     value,
 )
-from compiler.lower import acted_on
-from compiler.settings import ruleset_settings
-from compiler.symbols import Symbols, singular, trigger_event
-from runtime import actions, turns
+from compiler.symbols import Symbols  # the names the checker collected (check is shared)
+from runtime import actions, choices, turns
 from runtime import effects as fx
 from runtime import vocabulary as v
 from runtime.defs import (
     CardDef,
+    Filter,
     KeywordDef,
     MaySpec,
     PhaseDef,
@@ -73,9 +77,7 @@ def _optional(e: n.Expr | None, env: Env, rt: Walk) -> int | None:
 
 def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
     """Return the primitive an effect calls and its arguments, evaluated in lowering's order."""
-    if type(e) in n.BATTLE_EFFECTS:
-        from compiler.interpret_battle import battle_call  # as lower.py hands these to lower_battle.py
-
+    if type(e) in n.BATTLE_EFFECTS:  # as lower.py hands these to lower_battle.py
         return battle_call(e, env, rt)
     match e:
         case n.DealDamage(amount=a, target=t):
@@ -117,6 +119,12 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
             return "level_change", [objs, by if d == "up" else -by]
         case n.LiftRestriction(target=t):
             return "lift_restriction", [objects(t, env, rt)]
+        case n.Reveal(target=t):
+            return "reveal", [objects(t, env, rt)]
+        case n.PutInto(target=t, zone=zone):
+            return "put_into", [objects(t, env, rt), zone.value]
+        case n.Shuffle(possessive=pos, zone=zone):
+            return "shuffle", [possessive_objects(pos, rt) if rt else [], zone.value]
     return cost_call(e, env, rt)
 
 
@@ -145,7 +153,7 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
         case n.Stage():
             return "stage", []
         case n.PlayStaged(kinds=kinds, order=order):
-            return "play_staged", [tuple(singular(k.value, env.symbols.kinds) for k in kinds), _order(order)]
+            return "play_staged", [tuple(kind_of(k.value, env.symbols.kinds) for k in kinds), _order(order)]
         case n.AttackAll(filter=f, order=order):
             return "attack_all", [make_filter(f, env), _order(order)]
         case n.TakeActions():
@@ -178,6 +186,8 @@ def perform(rt: Run, name: str, args: list) -> None:
         actions.open_dealing(rt.s, rt.ctx)
     elif name in ("stage", "play_staged"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
+    elif name in ("reveal", "put_into", "shuffle"):
+        getattr(choices, name)(rt.s, rt.ctx, *args)
     else:
         getattr(primitives(rt), name)(rt.s, rt.ctx, *args)
 
@@ -214,50 +224,131 @@ def _payable(effects: tuple[n.Effect, ...], start: Env) -> Callable[[Any, Any, A
     return payable
 
 
-class Unset:
-    """`paid` before any cost sentence: generated code has no such variable there."""
-
-    def __bool__(self) -> bool:
-        raise NameError("name 'paid' is not defined")
-
-
-def body(sentences: tuple[n.Sentence, ...], env: Env, rt: Walk) -> None:
-    """Carry out an ability body as lower.body's straight-line code does: effects, 'you may's, costs,
-    'if that happened'."""
-    paid: Any = Unset()
-    happened = False
+def body(sentences: tuple[n.Sentence, ...], env: Env, rt: Walk, step: int | None = None) -> int:
+    """Carry out an ability body as lower.steps's code does, one step of it (step None: every step,
+    as lower.body's straight-line code); return how many steps the body has. Parts of other steps
+    are walked dry, so that slots keep lowering's numbers."""
+    every = interrupted_between_sentences(env.symbols)
+    at, filled = 0, False
     for i, sentence in enumerate(sentences):
+        lazy = sentence.mode == "if_happened" and names_target(sentence)
+        if filled and (lazy or (every and i > 0)):
+            at += 1
+        env.lazy_step = at if lazy else -1
         marks = i + 1 < len(sentences) and sentences[i + 1].mode == "if_happened"
-        if sentence.mode == "if_happened":
-            go = rt if happened else None
-            for e in sentence.effects:
-                do(e, env, go)
-            continue
-        if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in sentence.effects):
-            paid = _cost_sentence(sentence, env, rt)
-            env.after_cost = True
-            continue
-        went = _went(sentence, env, rt, paid)
-        happened = _happened(sentence, env, went) if marks else False
-        if sentence.mode == "may":
-            paid = went is not None
-        for e in sentence.effects:
-            do(e, env, went)
-        if sentence.mode == "may":
-            env.after_cost = True
+        at, filled = _sentence(sentence, env, rt, step, at, marks)
+        env.lazy_step = -1
+    return at + 1 if filled or at == 0 else at
 
 
-def _went(sentence: n.Sentence, env: Env, rt: Walk, paid: Any) -> Walk:
-    """Return the walk a sentence's effects run with: rt if it runs, else None (walked dry)."""
+def _live(rt: Walk, step: int | None, at: int) -> Walk:
+    return rt if step is None or at == step else None
+
+
+def _sentence(sentence: n.Sentence, env: Env, rt: Walk, step: int | None, at: int, marks: bool) -> tuple[int, bool]:
+    """Carry out one sentence from step `at`; return the step it ends in and whether that step has code."""
+    live = _live(rt, step, at)
+    if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in sentence.effects):
+        paid = _cost_sentence(sentence, env, live)
+        if live is not None:
+            live.ctx.paid = paid
+        env.after_cost = True
+        return at, True
+    go, kept = _guard(sentence, env, live)
+    if marks and live is not None:
+        live.ctx.happened = _happened(sentence, env, live) if go else False
+    if kept not in (None, "paid") and _continues(sentence.effects):
+        kept = "runs"  # lowering keeps the test for the parts after the choice
+        if live is not None:
+            live.ctx.runs = go
+    for e in sentence.effects:
+        if not isinstance(e, (n.Choose, n.Discard)) or not n.asks(e):
+            do(e, env, live if go else None)
+            continue
+        do_choice(e, env, live if go else None)
+        at += 1  # the rest of the sentence is the next step (lower._effect_parts)
+        live = _live(rt, step, at)
+        go = live is not None and _kept(kept, live)
+        if live is not None and go:
+            _after_choice(e, env, live)
+    if sentence.mode == "may":
+        env.after_cost = True
+    last = sentence.effects[-1]
+    return at, not n.asks(last) or n.continues_after_choice(last)
+
+
+def _guard(sentence: n.Sentence, env: Env, rt: Walk) -> tuple[bool, str | None]:
+    """Return whether a sentence's first part runs, and what its later parts test ('paid', 'not
+    paid', 'runs', or None when unguarded), as lower._sentence writes them."""
+    kept = {"if_you_do": "paid", "if_you_dont": "not paid", "if_happened": "runs"}.get(sentence.mode)
     if sentence.mode == "may":
         index = len(env.mays)
         env.mays.append(MaySpec(index))
-        return rt if rt is not None and rt.ctx.yes(index) else None
+        if rt is not None:
+            rt.ctx.paid = rt.ctx.yes(index)
+        kept = "paid"
     if sentence.condition is not None:
-        return rt if test(sentence.condition, env, rt) else None
-    if sentence.mode in ("if_you_do", "if_you_dont") and rt is not None:
-        return rt if bool(paid) == (sentence.mode == "if_you_do") else None
-    return rt
+        return bool(test(sentence.condition, env, rt)), "runs"  # a dry walk still numbers its targets
+    if rt is None:
+        return False, kept
+    return _kept(kept, rt) if kept != "runs" else rt.ctx.happened, kept
+
+
+def _kept(kept: str | None, rt: Run) -> bool:
+    """Return what a later part of a split sentence tests (ctx.paid, or ctx.runs kept by its first part)."""
+    if kept is None:
+        return True
+    return {"paid": rt.ctx.paid, "not paid": not rt.ctx.paid, "runs": rt.ctx.runs}[kept]
+
+
+DISCARD_FILTER = Filter("card", None, zone="hand", zone_of="their")  # lower._choice's
+
+
+def interrupted_between_sentences(symbols: Symbols) -> bool:
+    """Return whether the ruleset says 'triggered abilities interrupt effects between sentences'."""
+    rs = symbols.ruleset
+    return rs is not None and any(isinstance(r, n.Setting) and r.key == "interrupts" for r in rs.rules)
+
+
+def names_target(node: object) -> bool:
+    """Return whether a sentence (or any node inside it) names a target."""
+    if isinstance(node, (n.Target, n.TargetPlayer)):
+        return True
+    if isinstance(node, tuple):
+        return any(names_target(x) for x in node)
+    return isinstance(node, n.Node) and any(names_target(x) for x in node.__dict__.values())
+
+
+def _continues(effects: tuple[n.Effect, ...]) -> bool:
+    """Return whether code follows a choice in the same sentence (lowering then keeps ctx.runs)."""
+    return any(n.asks(e) and (k + 1 < len(effects) or n.continues_after_choice(e)) for k, e in enumerate(effects))
+
+
+def _after_choice(e: n.Choose | n.Discard, env: Env, rt: Run) -> None:
+    """Carry out what a choice itself does once answered: a discard discards, 'reveal it' reveals."""
+    slot = len(env.choices) - 1
+    if isinstance(e, n.Discard):
+        choices.discard_chosen(rt.s, rt.ctx, slot)
+    elif e.revealed:
+        choices.reveal(rt.s, rt.ctx, choices.chosen(rt.s, rt.ctx, slot))
+
+
+def do_choice(e: n.Choose | n.Discard, env: Env, rt: Walk) -> None:
+    """Queue a choice while resolving (lower._choice), numbering its slot."""
+    slot = len(env.choices)
+    if isinstance(e, n.Discard):
+        env.choices.append(DISCARD_FILTER)
+        players = _you_or(e.player, env, rt)
+        amount = value(e.amount, env, rt)
+        env.it_chosen = True
+        if rt is not None:
+            choices.choose(rt.s, rt.ctx, slot, players, amount, by="you" if e.chooser == "your" else "their")
+        return
+    players = _you_or(e.player, env, rt)
+    env.choices.append(make_filter(e.filter, env))
+    env.it_chosen = True
+    if rt is not None:
+        choices.choose(rt.s, rt.ctx, slot, players, e.count, up_to=e.up_to)
 
 
 def _happened(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
@@ -296,6 +387,7 @@ class Ability:
         self.scope = Scope("this")
         self.has_condition = False
         self.statics: tuple[StaticEffect, ...] = ()
+        self.steps: tuple = ()
         env = Env(symbols, dict(params))
         if isinstance(a, n.Static):
             self.statics = _statics(a, env)
@@ -307,14 +399,17 @@ class Ability:
                 self.has_condition = True
                 test(cond, env, None)
             self._body_env = env.fork()
-            body(a.body, env, None)
+            count = body(a.body, env, None)
+            # as lower.ability: several steps only where the body is cut (one step: `resolve`)
+            self.steps = tuple(self._step(k) for k in range(count)) if count > 1 else ()
         self.targets = tuple(env.targets)
         self.mays = tuple(env.mays)
+        self.choice_filters = tuple(env.choices)
 
     def _header(self, a: n.Ability, env: Env) -> None:
         """Set the event, phase and scope of a triggered or timed ability (lower.ability)."""
         if isinstance(a, n.Triggered):
-            spec = trigger_event(a, env.symbols.kinds)
+            spec = event_of(a, env.symbols.kinds)
             env.event_about = spec.about
             self.event = spec.name
             self.scope = _scope(a.subject, env)
@@ -329,9 +424,17 @@ class Ability:
         return True if cond is None else test(cond, self._condition_env.fork(), Run(self, s, ctx))
 
     def resolve(self, s: Any, ctx: Any) -> None:
-        """Carry out the ability's effects."""
+        """Carry out the ability's effects (its first step, when it has several)."""
         if not isinstance(self.node, n.Static):
-            body(self.node.body, self._body_env.fork(), Run(self, s, ctx))
+            body(self.node.body, self._body_env.fork(), Run(self, s, ctx), 0 if self.steps else None)
+
+    def _step(self, k: int) -> Callable[[Any, Any, Any], None]:
+        """Return the function the runtime calls for step k (ability, state, ctx)."""
+
+        def run(ab: Any, s: Any, ctx: Any) -> None:
+            body(self.node.body, self._body_env.fork(), Run(self, s, ctx), k)
+
+        return run
 
 
 def _scope(subject: n.Subject, env: Env) -> Scope:
@@ -341,7 +444,7 @@ def _scope(subject: n.Subject, env: Env) -> Scope:
     if subject.kind == "player":
         return Scope("player", v.SUBJECT_PLAYERS[subject.word])
     assert subject.filter is not None
-    return Scope("filter", filter=make_filter(subject.filter, env, any_zone=True))
+    return Scope("filter", filter=make_filter(subject.filter, env, any_zone=True, other=subject.word == "another"))
 
 
 def _statics(a: n.Static, env: Env) -> tuple[StaticEffect, ...]:
@@ -469,7 +572,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "round_limit", "max_level", "overclock_at", "heal_on", "win_stat", "jokers", "life_fill",
                     "skip_missing_targets", "matching_attribute", "actions", "set_zone", "joker_zones",
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
-                    "action_right", "type_priority", "judge_first", "budget")
+                    "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts")
 
 
 class Ruleset:
@@ -483,7 +586,7 @@ class Ruleset:
         self.phases: tuple[PhaseDef, ...] = ()
         self.turn_end: tuple = ()
         self._battle_parts: dict[str, tuple] = {}
-        for key, setting in ruleset_settings(rs).items():
+        for key, setting in read_settings(rs).items():
             setattr(self, key, setting)
         env = Env(symbols)
         for rule in rs.rules:

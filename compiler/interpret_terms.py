@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compiler import nodes as n
-from compiler.symbols import Symbols, singular
+from compiler.interpret_reading import kind_of
+from compiler.symbols import Symbols  # the names the checker collected (check is shared)
+from runtime import choices
 from runtime import effects as fx
 from runtime import vocabulary as v
 from runtime.battle import effects as battle_fx
@@ -43,11 +45,15 @@ class Env:
     after_cost: bool = False
     last_target: int = -1
     filters: dict = field(default_factory=dict)  # built Filters by (node id, control, any_zone)
+    choices: list[Filter] = field(default_factory=list)  # per choice slot while resolving (lower: env.choices)
+    it_chosen: bool = False  # 'it' means the last choice
+    lazy_step: int = -1  # a Pattern B sentence's targets are chosen when this step is reached
 
     def fork(self) -> Env:
         """Return a copy to walk on from here; the filter cache stays shared."""
         return Env(self.symbols, self.params, self.event_about, list(self.targets), list(self.mays),
-                   self.after_cost, self.last_target, self.filters)
+                   self.after_cost, self.last_target, self.filters, list(self.choices), self.it_chosen,
+                   self.lazy_step)
 
     def inner(self) -> Env:
         """Return the Env of a filter's 'with' clauses: fresh numbering, 'it' as outside (as filter_code)."""
@@ -57,7 +63,14 @@ class Env:
         """Number a new target slot; it becomes what 'it' means."""
         self.targets.append(spec)
         self.last_target = len(self.targets) - 1
+        self.it_chosen = False
         return self.last_target
+
+    def when(self) -> dict:
+        """Return when a new target is chosen (lower_terms._when): after a cost, or at a Pattern B step."""
+        if self.lazy_step >= 0:
+            return {"at_resolution": True, "step": self.lazy_step}
+        return {"at_resolution": self.after_cost}
 
 
 @dataclass
@@ -224,7 +237,7 @@ def _logic(c: n.Cond, env: Env, rt: Walk) -> bool:
 def _controls(player: n.Object, quantity: str, f: n.Filter, env: Env, rt: Walk) -> bool:
     """Return whether a player controls no / some cards a filter means."""
     control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
-    flt = make_filter(f, env, control)
+    flt = make_filter(f, env, control, other=quantity == "another")
     if rt is None:
         return False
     counted = primitives(rt).count(rt.s, rt.ab, rt.ctx, flt)
@@ -238,11 +251,12 @@ def objects(o: n.Object, env: Env, rt: Walk) -> list[int]:
     """Return the objects (card ids, ~players) an object phrase means ([] on a dry walk)."""
     fx = primitives(rt)
     match o:
-        case n.Target(count=count, up_to=up_to, filter=f):
-            slot = env.add_target(TargetSpec(count, up_to, make_filter(f, env), at_resolution=env.after_cost))
+        case n.Target(count=count, up_to=up_to, filter=f, another=another):
+            spec = TargetSpec(count, up_to, make_filter(f, env, other=another), distinct=another, **env.when())
+            slot = env.add_target(spec)
             return fx.target(rt.s, rt.ctx, slot) if rt else []
         case n.TargetPlayer():
-            slot = env.add_target(TargetSpec(1, False, PLAYER_FILTER, at_resolution=env.after_cost))
+            slot = env.add_target(TargetSpec(1, False, PLAYER_FILTER, **env.when()))
             return fx.target(rt.s, rt.ctx, slot) if rt else []
         case n.Each(filter=f):
             flt = make_filter(f, env)
@@ -268,6 +282,8 @@ def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
     match o:
         case n.This():
             return fx.this(s, ctx)
+        case n.It() | n.Chosen() if env.it_chosen or isinstance(o, n.Chosen):
+            return choices.chosen(s, ctx, len(env.choices) - 1)
         case n.It():
             if env.last_target >= 0:
                 return fx.target(s, ctx, env.last_target)
@@ -287,35 +303,51 @@ def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
     raise TypeError(f"not an object: {o!r}")
 
 
-def make_filter(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> Filter:
-    """Return the runtime Filter of a filter phrase (lower_terms.filter_code), built once per Env."""
-    key = (id(f), control, any_zone)
+def make_filter(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False,
+                other: bool = False) -> Filter:
+    """Return the runtime Filter of a filter phrase (lower_terms.filter_code), built once per Env;
+    other: leave out the ability's card ('another unit', 'another target')."""
+    key = (id(f), control, any_zone, other)
     if key not in env.filters:
-        env.filters[key] = _build_filter(f, env, control, any_zone)
+        env.filters[key] = _build_filter(f, env, control, any_zone, other)
     return env.filters[key]
 
 
-def _build_filter(f: n.Filter, env: Env, control: str | None, any_zone: bool) -> Filter:
-    """Build a Filter: kind, control, zone and a predicate walking the 'with' clauses."""
-    kind = singular(f.kind.value, env.symbols.kinds)
+def _build_filter(f: n.Filter, env: Env, control: str | None, any_zone: bool, other: bool) -> Filter:
+    """Build a Filter: kind, control, zone, 'other', and a predicate walking the 'with' clauses.
+
+    Attribute values are tested by the predicate, on the card's printed attributes (lowering writes
+    them as the Filter's data instead): two readings of 'red unit' that must agree.
+    """
+    kind = kind_of(f.kind.value, env.symbols.kinds)
     ctl = control or (v.CONTROL_WORDS[f.control] if f.control else None)
-    extra: dict[str, Any] = {}
+    if ctl is None and f.possessive is not None:
+        ctl = {"your": "you", "the opponent's": "opponent"}[f.possessive]  # validated
+    extra: dict[str, Any] = {"other": f.other or other}
     if f.zone is not None:
-        extra = {"zone": f.zone.zone.value, "zone_of": v.POSSESSIVES[f.zone.possessive]}
+        extra |= {"zone": f.zone.zone.value, "zone_of": v.POSSESSIVES[f.zone.possessive]}
     elif any_zone:
-        extra = {"zone": ""}
-    if f.withs:
-        extra["pred"] = _predicate(f.withs, env.inner())
+        extra["zone"] = ""
+    if f.withs or f.attrs:
+        extra["pred"] = _predicate(f.withs, env.inner(), tuple(a.value for a in f.attrs))
     return Filter(kind, ctl, **extra)
 
 
-def _predicate(withs: tuple[n.Cond, ...], start: Env) -> Callable[[Any, Any, Any, int], bool]:
-    """Return pred(ab, s, ctx, c): every 'with' clause holds, tested left to right like `and`."""
+def _predicate(withs: tuple[n.Cond, ...], start: Env,
+               values: tuple[str, ...] = ()) -> Callable[[Any, Any, Any, int], bool]:
+    """Return pred(ab, s, ctx, c): the card prints every attribute value given, and every 'with' clause
+    holds, tested left to right like `and`."""
 
     def pred(ab: Any, s: Any, ctx: Any, c: int) -> bool:
+        printed = s.game.cards[s.cards[c].name].attributes
+        if any(val not in printed.values() for val in values):
+            return False
         env, rt = start.fork(), Run(ab, s, ctx, c)
         result = True
         for w in withs:
+            if isinstance(w, n.WithAttribute):  # 'with colour blue': the printed attribute
+                result = result and printed.get(w.attribute.value) == w.value.value
+                continue
             result = test(w, env, rt if result else None) and result
         return result
 

@@ -31,7 +31,7 @@ from runtime import vocabulary as v
 DEFS = ("CardDef", "EnchantmentDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope",
         "SpellEffect", "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
 MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"),
-           ("actions", "from runtime import actions"))
+           ("actions", "from runtime import actions"), ("choices", "from runtime import choices"))
 SELF_ARGS = "self, s, ctx"
 BATTLE_FX = "from runtime.battle import effects as fx"
 
@@ -100,6 +100,12 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"
         case n.AttackAll(filter=f, order=order):
             return f"turns.attack_all(s, self, ctx, self.{filter_const(f, env)}, {order_code(order)})"
+        case n.Reveal(target=t):
+            return f"choices.reveal(s, ctx, {obj(t, env)})"
+        case n.PutInto(target=t, zone=zone):
+            return f"choices.put_into(s, ctx, {obj(t, env)}, {zone.value!r})"
+        case n.Shuffle(possessive=pos, zone=zone):
+            return f"choices.shuffle(s, ctx, {possessive_obj(pos)}, {zone.value!r})"
     if type(e) in n.BATTLE_EFFECTS:
         return battle_effect(e, env)
     primitive, args = cost_item(e, env)
@@ -143,57 +149,132 @@ def _happened(sentence: n.Sentence, env: Env) -> str:
     when it names none)."""
     o = acted_on(sentence.effects[0])
     if isinstance(o, (n.Target, n.TargetPlayer)):
-        return f"happened = bool(fx.target(s, ctx, {len(env.targets)}))"
-    return f"happened = bool(fx.present(s, {obj(o, env) if o is not None else _you_or(None, env)}))"
+        return f"ctx.happened = bool(fx.target(s, ctx, {len(env.targets)}))"
+    return f"ctx.happened = bool(fx.present(s, {obj(o, env) if o is not None else _you_or(None, env)}))"
+
+
+def steps(sentences: tuple[n.Sentence, ...], env: Env) -> list[list[str]]:
+    """Return the code of an ability body, one list of lines per step of its resolution: a step ends
+    after a choice, before a Pattern B sentence that names a target (chosen only once it is reached),
+    and, in a ruleset whose effects are interrupted between sentences, after every sentence."""
+    out: list[list[str]] = [[]]
+    every = interrupted_between_sentences(env.symbols)
+    for i, sentence in enumerate(sentences):
+        lazy = sentence.mode == "if_happened" and _names_target(sentence)
+        if out[-1] and (lazy or (every and i > 0)):
+            out.append([])
+        env.lazy_step = len(out) - 1 if lazy else -1
+        check = _happened(sentence, env) if i + 1 < len(sentences) and sentences[i + 1].mode == "if_happened" \
+            else None
+        parts = _sentence(sentence, env)
+        env.lazy_step = -1
+        if check is not None:
+            _insert_check(parts[0], check)
+        out[-1] += parts[0]
+        out += parts[1:]
+    return [lines for lines in out if lines] or [["pass"]]
 
 
 def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
-    """Return the straight-line code of an ability body: effects, 'you may's, costs, 'if you do',
-    and 'if that happened' (which needs to know whether the sentence before it acted on anything)."""
-    lines: list[str] = []
-    for i, sentence in enumerate(sentences):
-        check = _happened(sentence, env) if i + 1 < len(sentences) and sentences[i + 1].mode == "if_happened" \
-            else None
-        start = len(lines)
-        _sentence(sentence, env, lines)
-        if check is None:
-            continue
-        block = next((k for k in range(start, len(lines)) if lines[k].startswith("if ")), None)
-        if block is None:
-            lines.insert(start, check)
-        else:  # a sentence that may not run: it happened only if it ran
-            lines[block + 1:block + 1] = ["    " + check]
-            lines.insert(start, "happened = False")
-    return lines or ["pass"]
+    """Return the straight-line code of a body that runs at once (ruleset sentences, battle parts)."""
+    return [line for step in steps(sentences, env) for line in step if line != "pass"] or ["pass"]
 
 
-def _sentence(sentence: n.Sentence, env: Env, lines: list[str]) -> None:
-    """Append the code of one sentence."""
+def interrupted_between_sentences(sym: Symbols) -> bool:
+    """Return whether the ruleset lets triggered abilities and state checks come between sentences."""
+    rs = sym.ruleset
+    return rs is not None and any(isinstance(r, n.Setting) and r.key == "interrupts" for r in rs.rules)
+
+
+def _names_target(sentence: n.Sentence) -> bool:
+    """Return whether a sentence names a target ('target unit', 'target player')."""
+    def walk(node: object) -> bool:
+        if isinstance(node, (n.Target, n.TargetPlayer)):
+            return True
+        if isinstance(node, tuple):
+            return any(walk(x) for x in node)
+        return isinstance(node, n.Node) and any(walk(x) for x in node.__dict__.values())
+    return any(walk(e) for e in sentence.effects)
+
+
+def _insert_check(lines: list[str], check: str) -> None:
+    """Put a Pattern B check at the start of a sentence's code; a sentence that may not run happened
+    only if it ran."""
+    block = next((k for k, line in enumerate(lines) if line.startswith("if ")), None)
+    if block is None:
+        lines.insert(0, check)
+    else:
+        lines[block + 1:block + 1] = ["    " + check]
+        lines.insert(0, "ctx.happened = False")
+
+
+def _cost_sentence(sentence: n.Sentence, env: Env) -> list[str]:
+    """Return the code paying a cost sentence, all or nothing ('you may' asks first)."""
+    items = [cost_item(e, env) for e in sentence.effects]
+    costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
+    env.after_cost = True
+    if sentence.mode == "must_pay":
+        return [f"ctx.paid = fx.pay(s, ctx, {costs})"]
+    index = len(env.mays)
+    payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
+    env.mays.append(f"MaySpec({index}, {payable})")
+    return [f"ctx.paid = ctx.yes({index}) and fx.pay(s, ctx, {costs})"]
+
+
+def _sentence(sentence: n.Sentence, env: Env) -> list[list[str]]:
+    """Return the code of one sentence, in parts: a choice ends a part (the next step carries on)."""
     effects = sentence.effects
     if sentence.mode in ("may", "must_pay") and all(_is_cost(e) for e in effects):
-        items = [cost_item(e, env) for e in effects]
-        costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
-        if sentence.mode == "may":
-            index = len(env.mays)
-            payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
-            env.mays.append(f"MaySpec({index}, {payable})")
-            lines.append(f"paid = ctx.yes({index}) and fx.pay(s, ctx, {costs})")
-        else:
-            lines.append(f"paid = fx.pay(s, ctx, {costs})")
-        env.after_cost = True
-        return
+        return [_cost_sentence(sentence, env)]
+    head: list[str] = []
+    test = {"if_you_do": "ctx.paid", "if_you_dont": "not ctx.paid", "if_happened": "ctx.happened"}.get(sentence.mode)
     if sentence.mode == "may":
         index = len(env.mays)
         env.mays.append(f"MaySpec({index})")
-        lines += [f"paid = ctx.yes({index})", "if paid:"]
-        lines += ["    " + effect(e, env) for e in effects]
-        env.after_cost = True
-        return
-    test = {"if_you_do": "paid", "if_you_dont": "not paid", "if_happened": "happened"}.get(sentence.mode)
+        head, test = [f"ctx.paid = ctx.yes({index})"], "ctx.paid"
     if sentence.condition is not None:
         test = cond(sentence.condition, env)
-    calls = [effect(e, env) for e in effects]
-    lines += [f"if {test}:"] + ["    " + c for c in calls] if test else calls
+    parts = _effect_parts(effects, env)
+    env.after_cost = env.after_cost or sentence.mode == "may"  # its own targets come before the answer
+    if any(parts[1:]) and test is not None and test != "ctx.paid":
+        head, test = head + [f"ctx.runs = {test}"], "ctx.runs"  # kept for the parts after the choice
+    guarded = [[f"if {test}:"] + ["    " + c for c in part] if part and test else part for part in parts]
+    return [head + guarded[0]] + guarded[1:]
+
+
+def _effect_parts(effects: tuple[n.Effect, ...], env: Env) -> list[list[str]]:
+    """Return the calls of a sentence's effects, a new part after each choice (an empty last part: the
+    next sentence begins a step of its own)."""
+    parts: list[list[str]] = [[]]
+    for e in effects:
+        if not isinstance(e, (n.Choose, n.Discard)) or not n.asks(e):
+            parts[-1].append(effect(e, env))
+            continue
+        parts[-1].append(_choice(e, env))
+        slot = len(env.choices) - 1
+        if isinstance(e, n.Discard):
+            parts.append([f"choices.discard_chosen(s, ctx, {slot})"])
+        elif e.revealed:
+            parts.append([f"choices.reveal(s, ctx, choices.chosen(s, ctx, {slot}))"])
+        else:
+            parts.append([])
+    return parts
+
+
+def _choice(e: n.Choose | n.Discard, env: Env) -> str:
+    """Return the call that queues a choice, and give its slot a filter constant."""
+    slot = len(env.choices)
+    if isinstance(e, n.Discard):
+        players = _you_or(e.player, env)
+        env.choices.append(env.constant("Filter('card', None, zone='hand', zone_of='their')"))
+        by = ", by='you'" if e.chooser == "your" else ""
+        env.it_chosen = True
+        return f"choices.choose(s, ctx, {slot}, {players}, {expr(e.amount, env)}{by})"
+    players = _you_or(e.player, env)
+    env.choices.append(filter_const(e.filter, env))
+    env.it_chosen = True
+    up_to = ", up_to=True" if e.up_to else ""
+    return f"choices.choose(s, ctx, {slot}, {players}, {e.count}{up_to})"
 
 
 # ---------------------------------------------------------------- abilities
@@ -234,7 +315,13 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
         fields.append(field_("has_condition", "True"))
         methods.append({"name": "condition", "args": SELF_ARGS,
                         "lines": [f"return {cond(condition, env)}"]})
-    methods.append({"name": "resolve", "args": SELF_ARGS, "lines": body(a.body, env)})
+    parts = steps(a.body, env)
+    names = ["resolve"] + [f"resolve_{k + 1}" for k in range(1, len(parts))]
+    methods += [{"name": name, "args": SELF_ARGS, "lines": lines} for name, lines in zip(names, parts, strict=True)]
+    if len(parts) > 1:
+        late.append(field_("steps", "(" + ", ".join(names) + ")"))
+    if env.choices:
+        late.append(field_("choice_filters", "(" + ", ".join(env.choices) + ",)"))
     if env.targets:
         late.append(field_("targets", "(" + ", ".join(env.targets) + ",)"))
     if env.mays:
@@ -249,7 +336,8 @@ def _scope(subject: n.Subject, env: Env) -> str:
     if subject.kind == "player":
         return f"Scope('player', {v.SUBJECT_PLAYERS[subject.word]!r})"
     assert subject.filter is not None
-    return f"Scope('filter', filter={filter_const(subject.filter, env, any_zone=True)})"
+    other = subject.word == "another"  # 'when another unit ...': not the card the ability is on
+    return f"Scope('filter', filter={filter_const(subject.filter, env, any_zone=True, other=other)})"
 
 
 def _static(a: n.Static, env: Env, taken: set[str], fields: list[dict]) -> dict:

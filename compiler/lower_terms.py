@@ -47,6 +47,9 @@ class Env:
     candidate: bool = False
     after_cost: bool = False
     last_target: int = -1
+    choices: list[str] = field(default_factory=list)  # per choice slot: its filter constant
+    it_chosen: bool = False  # 'it' means the last choice, not the last target
+    lazy_step: int = -1  # a Pattern B sentence's targets are chosen when this step is reached
 
     def constant(self, code: str) -> str:
         """Return the name of a class constant holding code, reusing an equal one."""
@@ -135,7 +138,7 @@ def cond(c: n.Cond, env: Env) -> str:
             return f"({'' if present else 'not '}fx.has_abilities(s, [c]))"
         case n.Controls(player=player, quantity=quantity, filter=f):
             control = v.PLAYER_WORDS[player.word] if isinstance(player, n.PlayerRef) else "you"  # validated
-            counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control)})"
+            counted = f"fx.count(s, self, ctx, self.{filter_const(f, env, control, other=quantity == 'another')})"
             return f"({counted} == 0)" if quantity == "no" else f"({counted} > 0)"
         case n.SeatIs(player=player, seat=seat):
             return f"fx.is_seat(s, {obj(player, env)}, {seat!r})"
@@ -163,7 +166,8 @@ def cond(c: n.Cond, env: Env) -> str:
 # ---------------------------------------------------------------- objects and filters
 
 
-def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> str:
+def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False,
+                other: bool = False) -> str:
     """Return the code of a runtime Filter for a filter phrase, with a predicate for its 'with's.
 
     any_zone: a trigger's subject, which matches its card wherever the event finds it (a spell
@@ -172,21 +176,39 @@ def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: boo
     kind = singular(f.kind.value, env.symbols.kinds)
     args = [repr(kind)]
     ctl = control or (v.CONTROL_WORDS[f.control] if f.control else None)
+    if ctl is None and f.possessive is not None:
+        ctl = v.POSSESSIVES[f.possessive]  # 'your units' (validated: 'your' or 'the opponent's')
     args.append(repr(ctl))
     if f.zone is not None:
         args += [f"zone={f.zone.zone.value!r}", f"zone_of={v.POSSESSIVES[f.zone.possessive]!r}"]
     elif any_zone:
         args.append("zone=''")
-    if f.withs:
+    withs = tuple(w for w in f.withs if not isinstance(w, n.WithAttribute))
+    if withs:
         inner = Env(env.symbols, env.where, env.owner, env.params, env.event_about, candidate=True,
                     functions=env.functions, constants=env.constants, last_target=env.last_target)
-        test = " and ".join(cond(w, inner) for w in f.withs)
+        test = " and ".join(cond(w, inner) for w in withs)
         args.append("pred=" + env.function("p", "self, s, ctx, c", [f"return {test}"]))
+    if f.other or other:
+        args.append("other=True")
+    attrs = attribute_pairs(f, env.symbols)
+    if attrs:
+        args.append(f"attrs={attrs!r}")
     return f"Filter({', '.join(args)})"
 
 
-def filter_const(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False) -> str:
-    return env.constant(filter_code(f, env, control, any_zone))
+def attribute_pairs(f: n.Filter, symbols) -> tuple[tuple[str, str], ...]:
+    """Return the (attribute, value) pairs a filter asks for: values before the kind, then 'with's."""
+    pairs = [(symbols.attribute_of(a.value)[0], a.value) for a in f.attrs]  # validated: exactly one
+    pairs += [(w.attribute.value, w.value.value) for w in f.withs if isinstance(w, n.WithAttribute)]
+    return tuple(pairs)
+
+
+def filter_const(f: n.Filter, env: Env, control: str | None = None, any_zone: bool = False,
+                 other: bool = False) -> str:
+    """Return the name of a class constant holding a filter's runtime Filter; other: leave out the
+    ability's card even if the filter does not say 'other' ('another', 'you control another')."""
+    return env.constant(filter_code(f, env, control, any_zone, other))
 
 
 def obj(o: n.Object, env: Env) -> str:
@@ -194,6 +216,10 @@ def obj(o: n.Object, env: Env) -> str:
     match o:
         case n.This():
             return "fx.this(s, ctx)"
+        case n.It() if env.it_chosen:
+            return f"choices.chosen(s, ctx, {len(env.choices) - 1})"
+        case n.Chosen():
+            return f"choices.chosen(s, ctx, {len(env.choices) - 1})"
         case n.It():
             if env.last_target >= 0:
                 return f"fx.target(s, ctx, {env.last_target})"
@@ -206,12 +232,11 @@ def obj(o: n.Object, env: Env) -> str:
             return "fx.blocker(s, ctx)"
         case n.Winner():
             return "fx.winner(s, ctx)"
-        case n.Target(count=count, up_to=up_to, filter=f):
-            return _target(env, f"TargetSpec({count}, {up_to}, {filter_const(f, env)}"
-                                f"{', at_resolution=True' if env.after_cost else ''})")
+        case n.Target(count=count, up_to=up_to, filter=f, another=another):
+            return _target(env, f"TargetSpec({count}, {up_to}, {filter_const(f, env, other=another)}"
+                                f"{_when(env)}{', distinct=True' if another else ''})")
         case n.TargetPlayer():
-            return _target(env, f"TargetSpec(1, False, {env.constant(repr_filter_player())}"
-                                f"{', at_resolution=True' if env.after_cost else ''})")
+            return _target(env, f"TargetSpec(1, False, {env.constant(repr_filter_player())}{_when(env)})")
         case n.Each(filter=f):
             return f"fx.each(s, self, ctx, self.{filter_const(f, env)})"
         case n.Extreme(side=side, filter=f):
@@ -233,8 +258,17 @@ def repr_filter_player() -> str:
     return "Filter('player', None)"
 
 
+def _when(env: Env) -> str:
+    """Return the TargetSpec arguments saying when a target is chosen: before resolution (none), after
+    a cost, or when a Pattern B sentence's step is reached."""
+    if env.lazy_step >= 0:
+        return f", at_resolution=True, step={env.lazy_step}"
+    return ", at_resolution=True" if env.after_cost else ""
+
+
 def _target(env: Env, spec: str) -> str:
     env.targets.append(spec)
+    env.it_chosen = False
     env.last_target = len(env.targets) - 1
     return f"fx.target(s, ctx, {env.last_target})"
 

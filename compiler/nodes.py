@@ -263,6 +263,14 @@ class IsType(Node):
 
 
 @dataclass(frozen=True)
+class WithAttribute(Node):
+    """'with colour blue': the candidate's printed attribute has that value."""
+
+    attribute: Name
+    value: Name
+
+
+@dataclass(frozen=True)
 class HasClass(Node):
     """'the actor has a bad state': any state of a class."""
 
@@ -271,7 +279,7 @@ class HasClass(Node):
 
 
 Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, HasAbilities, Controls, SeatIs, InState, WonBattle,
-             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation, IsType, HasClass]
+             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation, IsType, HasClass, WithAttribute]
 
 # ---------------------------------------------------------------- objects
 
@@ -284,10 +292,16 @@ class ZoneRef(Node):
 
 @dataclass(frozen=True)
 class Filter(Node):
+    """'your other red units with cost 2 or less': possessive ('your' = 'you control'), 'other' (not the
+    card the ability is on), attribute values written before the kind, then control, zone, 'with's."""
+
     kind: Name
     control: str | None
     zone: ZoneRef | None
     withs: tuple[Cond, ...]
+    possessive: str | None = None
+    other: bool = False
+    attrs: tuple[Name, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -322,9 +336,12 @@ class Winner(Node):
 
 @dataclass(frozen=True)
 class Target(Node):
+    """'target X', 'up to 2 target X'; 'another target X' is neither this card nor an earlier target."""
+
     count: int
     up_to: bool
     filter: Filter
+    another: bool = False
 
 
 @dataclass(frozen=True)
@@ -375,9 +392,16 @@ class SwordsOf(Node):
     of: Object
 
 
+@dataclass(frozen=True)
+class Chosen(Node):
+    """'the chosen unit': what the last choice of the ability chose."""
+
+    noun: Name
+
+
 Object = Union[
     This, It, EventObject, Attacker, Blocker, Winner, Target, TargetPlayer, Each, Extreme, RandomOne,
-    PlayerRef, BattleRef, FirstSword, SwordsOf,
+    PlayerRef, BattleRef, FirstSword, SwordsOf, Chosen,
 ]
 
 # ---------------------------------------------------------------- effects
@@ -472,8 +496,44 @@ class CreateToken(Node):
 
 @dataclass(frozen=True)
 class Discard(Node):
+    """'discard 2 cards at random'; chooser 'their' or 'your': '... of their/your choice' (while resolving)."""
+
     player: Object | None
     amount: Expr
+    chooser: str = ""
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    """'choose a unit you control', 'the opponent chooses up to 2 cards in their hand', and 'search your
+    deck for a unit with cost 2 or less' (searched: the filter's zone is the zone searched)."""
+
+    player: Object | None
+    count: int
+    up_to: bool
+    filter: Filter
+    searched: bool = False
+    revealed: bool = False  # 'search ... for X, reveal it': the chosen card is shown first
+
+
+@dataclass(frozen=True)
+class Reveal(Node):
+    target: Object
+
+
+@dataclass(frozen=True)
+class PutInto(Node):
+    """'put it into your hand': a card goes to that zone of its owner."""
+
+    target: Object
+    possessive: str
+    zone: Name
+
+
+@dataclass(frozen=True)
+class Shuffle(Node):
+    possessive: str
+    zone: Name
 
 
 @dataclass(frozen=True)
@@ -723,8 +783,19 @@ Effect = Union[
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
     SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
-    RemoveClass,
+    RemoveClass, Choose, Reveal, PutInto, Shuffle,
 ]
+
+
+def asks(e: Effect) -> bool:
+    """Return whether an effect asks a player while its ability resolves ('choose', 'search', a
+    discard of someone's choice): its ability's resolution is cut into steps there."""
+    return isinstance(e, Choose) or (isinstance(e, Discard) and bool(e.chooser))
+
+
+def continues_after_choice(e: Effect) -> bool:
+    """Return whether a choice does something itself once answered (a discard, 'search ..., reveal it')."""
+    return isinstance(e, Discard) or (isinstance(e, Choose) and e.revealed)
 
 # ---------------------------------------------------------------- sentences and abilities
 

@@ -6,6 +6,7 @@ diagnostics for any text that is not in the language.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lark import PostLex
 
 from compiler import nodes as n
+from compiler import planned, recovery
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
@@ -44,18 +46,171 @@ def _lark() -> Lark:
 
 
 def parse(text: str, path: str = "<text>") -> n.File:
-    """Return the AST of one file, or raise CompileError with the first syntax error located."""
+    """Return the AST of one file, or raise CompileError with every syntax error located."""
     try:
         tree = _lark().parse(text)
+    except UnexpectedInput:
+        raise CompileError(_all_syntax_errors(text, path)) from None
+    try:
         items = _ToAst().transform(tree)
-    except UnexpectedInput as err:
-        raise CompileError([_syntax_error(err, path)]) from None
     except (RecursionError, VisitError) as err:
         if isinstance(err, VisitError) and not isinstance(err.orig_exc, RecursionError):
             raise
         raise CompileError([Diagnostic("E004", "expression nested too deeply", path, 1, 1)]) from None
     return n.File(n.Loc(1, 1), path, tuple(items))
 
+
+# ---------------------------------------------------------------- recovery after a syntax error
+
+_SYNC = frozenset({"DOT", "COLON", "LBRACE", "RBRACE"})  # a checkpoint of the parser is kept after each
+MAX_ERRORS = 25  # per file: past this many, more messages about the same file help nobody
+MAX_TRIALS = 200  # resume attempts per error before the rest of the file is given up
+
+
+def _all_syntax_errors(text: str, path: str) -> list[Diagnostic]:
+    """Return every syntax error of a text that does not parse, in source order.
+
+    The parser keeps a copy of itself after each '.', ':', '{' and '}'. After an error it resumes
+    from the latest copy that fits the next resume point (recovery.py), skipping the text between;
+    an error right after a resume is therefore a real one, not a consequence of the first.
+    """
+    marks, stray, abandoned = recovery.scan(text), set[int](), set[int]()
+    parser = _lark().parse_interactive(text)
+    checkpoints = [(0, parser.copy(deepcopy_values=False))]
+    found: dict[tuple[int, int], Diagnostic] = {}
+    while len(found) < MAX_ERRORS:
+        try:
+            _run(parser, checkpoints, text)
+            break
+        except UnexpectedInput as err:
+            if isinstance(err, UnexpectedToken) and err.interactive_parser is None:
+                err.interactive_parser = parser
+            diagnostic, skip_to = _diagnostic(err, text, path)
+            if _error_pos(err) not in abandoned:  # the '}' of a block given up on is no new error
+                found.setdefault((diagnostic.line, diagnostic.col), diagnostic)
+            resumed = _resume(err, text, marks, checkpoints, stray, skip_to)
+            if resumed is None:
+                break
+            parser, start, at = resumed
+            abandoned |= recovery.closers(marks, start, at, frozenset(stray))
+    return list(found.values())
+
+
+def _run(parser, checkpoints: list, text: str) -> None:
+    """Feed the rest of the text to the parser, keeping a checkpoint after each sync token."""
+    token = None
+    for token in parser.lexer_thread.lex(parser.parser_state):
+        parser.feed_token(token)
+        if token.type in _SYNC:
+            checkpoints.append((token.end_pos, parser.copy(deepcopy_values=False)))
+    parser.feed_eof(token if token is not None else _end_token(text))
+
+
+def _diagnostic(err: UnexpectedInput, text: str, path: str) -> tuple[Diagnostic, int | None]:
+    """Return the diagnostic of a syntax error, and where a planned construct it is on ends (or None)."""
+    syntax_error = _syntax_error(err, path)
+    found = planned.recognise(text, _error_pos(err))
+    if found is None:
+        return syntax_error, None
+    item, first, last = found
+    return planned.planned_error(text, item, first, syntax_error), last
+
+
+def _error_pos(err: UnexpectedInput) -> int:
+    """Return the offset in the text where a syntax error was found."""
+    token = getattr(err, "token", None)
+    if token is not None and token.type != "$END" and token.start_pos is not None:
+        return token.start_pos
+    return err.pos_in_stream if err.pos_in_stream is not None else -1
+
+
+def _resume(err: UnexpectedInput, text: str, marks: recovery.Marks, checkpoints: list, stray: set,
+            skip_to: int | None):
+    """Return a parser positioned to go on after an error (and past `skip_to`, the end of a planned
+    construct), with the offsets of its checkpoint and of where it goes on; None when nothing fits."""
+    token = getattr(err, "token", None)
+    if token is not None and token.type == "$END":
+        return None
+    pos = _error_pos(err)
+    # an unexpected brace opens or closes nothing, unless the parser resumes at it (a '}' that came
+    # too soon closes the block whose last sentence it cut short)
+    brace = token is not None and token.type in ("LBRACE", "RBRACE")
+    trials = 0
+    for at, strong, outward in _candidates(err, marks, pos, skip_to):
+        ignored = frozenset(stray | ({pos} if brace and at != pos else set()))
+        fitting = [(start, c) for start, c in reversed(checkpoints)
+                   if start <= pos and recovery.same_block(marks, start, at, ignored, outward)]
+        # first a checkpoint that reads the next word as the grammar's keyword, if it is one
+        for exact, (start, checkpoint) in [(True, c) for c in fitting] + [(False, c) for c in fitting]:
+            trials += 1
+            if trials > MAX_TRIALS:
+                return None
+            if _fits(checkpoint, text, at, 1 if strong else 3, exact):
+                stray.update(ignored)
+                return _seek(checkpoint, text, at), start, at
+    return None
+
+
+def _candidates(err: UnexpectedInput, marks: recovery.Marks, pos: int, skip_to: int | None) -> list:
+    """Return (offset, strong, outward) for each place to try resuming at, nearest first.
+
+    The unexpected token itself comes first (a block may have been left open before it), unless
+    the error is a planned construct, which is skipped whole.
+    """
+    found = [(r, strong, not strong) for r, strong in recovery.resume_points(marks, max(pos, skip_to or 0))]
+    if isinstance(err, UnexpectedToken) and skip_to is None:
+        found.insert(0, (pos, False, True))
+    return found
+
+
+def _seek(checkpoint, text: str, at: int):
+    """Return a copy of a checkpoint whose lexer goes on at offset `at` of the text."""
+    parser = checkpoint.copy(deepcopy_values=False)
+    counter = parser.lexer_thread.state.line_ctr
+    counter.char_pos = at
+    counter.line = text.count("\n", 0, at) + 1
+    counter.line_start_pos = text.rfind("\n", 0, at) + 1
+    counter.column = at - counter.line_start_pos + 1
+    return parser
+
+
+def _fits(checkpoint, text: str, at: int, need: int, exact: bool) -> bool:
+    """Return whether the text at `at` parses from a checkpoint for `need` tokens (or to a sync token).
+
+    With `exact`, a keyword of the language must be read as that keyword, not as a name.
+    """
+    parser = _seek(checkpoint, text, at)
+    shifted = 0
+    try:
+        for token in parser.lexer_thread.lex(parser.parser_state):
+            if exact and shifted == 0 and token.type == "NAME" and str(token) in _keywords():
+                return False
+            parser.feed_token(token)
+            shifted += 1
+            if shifted >= need or token.type in _SYNC:
+                return True
+        parser.feed_eof(_end_token(text))
+    except UnexpectedInput:
+        return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> frozenset[str]:
+    """Return the words the grammar spells out (which a contextual lexer may still read as names)."""
+    return frozenset(t.pattern.value for t in _lark().terminals
+                     if t.pattern.type == "str" and t.pattern.value[:1].isalpha())
+
+
+def _end_token(text: str) -> Token:
+    """Return an end-of-file token placed just past the last character that is not a space."""
+    end = len(text.rstrip())
+    line = text.count("\n", 0, end) + 1
+    col = end - (text.rfind("\n", 0, end) + 1) + 1
+    return Token("$END", "", end, line, col, line, col, end)
+
+
+# ---------------------------------------------------------------- messages
 
 DESCRIBED = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "the end of the file",
              "COMPARE": "a comparison"}
@@ -152,7 +307,7 @@ _ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
 _OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Winner, n.Target, n.TargetPlayer, n.Each,
            n.Extreme, n.RandomOne, n.PlayerRef, n.BattleRef, n.FirstSword, n.SwordsOf)
 _COND = (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks, n.Controls, n.SeatIs, n.InState, n.WonBattle,
-         n.EnteredThisTurn, n.OptionIs, n.AllOf, n.AnyOf, n.Negation, n.IsType, n.HasClass)
+         n.EnteredThisTurn, n.OptionIs, n.AllOf, n.AnyOf, n.Negation, n.IsType, n.HasClass, n.WithAttribute)
 
 
 @v_args(meta=True)
@@ -166,8 +321,9 @@ class _ToAst(Transformer):
         return " ".join(str(t) for t in c)
 
     article = event_words = whose = sign = side = restriction = side_most = player_word = used_word = _words
-    hook_event = early_late = _words
-    control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = _words
+    hook_event = early_late = other = _words
+    control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = chooser = _words
+    choice_count = _words
     stacking = consumed = player_order = seat = outcome = heal_when = updown = card_state = _words
 
     # cards
@@ -307,6 +463,9 @@ class _ToAst(Transformer):
     def skip_missing(self, meta, c):
         return self._setting(meta, "skip missing targets", [1])
 
+    def interrupts(self, meta, c):
+        return self._setting(meta, "interrupts", ["sentence"])
+
     # effects
     def deal_damage(self, meta, c):
         return n.DealDamage(_loc(meta), c[0], c[1])
@@ -423,7 +582,31 @@ class _ToAst(Transformer):
 
     def discard(self, meta, c):
         player, rest = _player_first(c)
-        return n.Discard(_loc(meta), player, rest[0])
+        return n.Discard(_loc(meta), player, rest[0], rest[1] if len(rest) > 1 else "")
+
+    def choose(self, meta, c):
+        player, (count, f) = _player_first(c)
+        return n.Choose(_loc(meta), player, *_choice_count(count), f)
+
+    def search(self, meta, c):
+        player, (possessive, zone, count, f, *revealed) = _player_first(c)
+        f = replace(f, zone=n.ZoneRef(_tloc(zone), possessive, _name(zone)))
+        return n.Choose(_loc(meta), player, *_choice_count(count), f, searched=True, revealed=bool(revealed))
+
+    def revealed(self, meta, c):
+        return True
+
+    def reveal(self, meta, c):
+        return n.Reveal(_loc(meta), c[0])
+
+    def put_into(self, meta, c):
+        return n.PutInto(_loc(meta), c[0], c[1], _name(c[2]))
+
+    def shuffle(self, meta, c):
+        return n.Shuffle(_loc(meta), c[0], _name(c[1]))
+
+    def chosen(self, meta, c):
+        return n.Chosen(_loc(meta), _name(c[0]))
 
     def modify(self, meta, c):
         duration = c[4] if len(c) > 4 else None
@@ -479,6 +662,9 @@ class _ToAst(Transformer):
     def target_up_to(self, meta, c):
         return n.Target(_loc(meta), int(c[0]), True, c[1])
 
+    def another_target(self, meta, c):
+        return n.Target(_loc(meta), 1, False, c[0], another=True)
+
     def event_player(self, meta, c):
         return n.EventObject(_loc(meta), n.Name(_loc(meta), "player"))
 
@@ -498,16 +684,26 @@ class _ToAst(Transformer):
         return n.PlayerRef(_loc(meta), c[0])
 
     def filter(self, meta, c):
-        control = next((x for x in c[1:] if isinstance(x, str)), None)
-        zone = next((x for x in c[1:] if isinstance(x, n.ZoneRef)), None)
-        withs = tuple(x for x in c[1:] if not isinstance(x, (str, n.ZoneRef)))
-        return n.Filter(_loc(meta), _name(c[0]), control, zone, withs)
+        # [possessive] ['other'] NAME+ [control] [zone] with*: the last NAME is the kind, those before
+        # it attribute values; words before the names are the prefix, a word after them the control.
+        names = [x for x in c if isinstance(x, Token)]
+        first = c.index(names[0])
+        before, after = c[:first], c[first + len(names):]
+        possessive = next((x for x in before if x != "other"), None)
+        control = next((x for x in after if isinstance(x, str)), None)
+        zone = next((x for x in after if isinstance(x, n.ZoneRef)), None)
+        withs = tuple(x for x in after if not isinstance(x, (str, n.ZoneRef)))
+        return n.Filter(_loc(meta), _name(names[-1]), control, zone, withs, possessive, "other" in before,
+                        tuple(_name(t) for t in names[:-1]))
 
     def zone(self, meta, c):
         return n.ZoneRef(_loc(meta), c[0], _name(c[1]))
 
     def with_clause(self, meta, c):
         return c[0]
+
+    def with_attribute(self, meta, c):
+        return n.WithAttribute(_loc(meta), _name(c[0]), _name(c[1]))
 
     # expressions
     def number(self, meta, c):
@@ -729,6 +925,9 @@ class _ToAst(Transformer):
     def level_heal(self, meta, c):
         return self._setting(meta, "level heal", [c[0]])
 
+    def damage_lowers(self, meta, c):
+        return self._setting(meta, "damage lowers", [_name(c[0])])
+
     def short_deck(self, meta, c):
         return self._setting(meta, "short deck", [_name(t) for t in c])
 
@@ -930,6 +1129,12 @@ def _cond_of(c: list) -> Any:
     """Return the condition of an ability's children, or None."""
     found = [x[1] for x in c if isinstance(x, tuple) and len(x) == 2 and x[0] == "condition"]
     return found[0] if found else None
+
+
+def _choice_count(words: str) -> tuple[int, bool]:
+    """Return (count, up to) of 'a', 'an', '2' or 'up to 2'."""
+    last = words.split()[-1]
+    return (int(last) if last.isdigit() else 1), words.startswith("up to")
 
 
 def _player_first(c: list) -> tuple[Any, list]:

@@ -82,6 +82,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["max_level"], out["overclock_at"] = vals[1], vals[2] if len(vals) > 2 else 0
         case "level heal":
             out["heal_on"] = "any" if vals[0] == "any level change" else "up"
+        case "damage lowers":
+            out["damage_lowers"] = str(vals[0])
         case "jokers":
             out["jokers"] = (vals[0], str(vals[1]), str(vals[2]))
         case "life fill":

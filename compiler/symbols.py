@@ -24,6 +24,13 @@ class Scope:
     amount: bool = False  # the triggering event has an amount ('the amount')
     battle_refs: tuple[str, ...] = ()  # 'the target', 'the actor', ... where they mean something
     damage: bool = False  # 'the damage' of a hit means something here
+    chosen: int = 0  # choices made so far while the ability resolves ('it', 'the chosen unit')
+    their: bool = False  # inside a choice's filter: 'their' is the player choosing
+    event: str = ""  # the phrase of the triggering event ('takes damage'), if a trigger
+    # the battle words ('attacker', 'blocker', 'winner', 'defender') that can mean something here, and
+    # why the others cannot (None: all can, e.g. an ability that a battle may set off)
+    battle_words: tuple[str, ...] | None = None
+    no_battle: str = ""
 
 
 @dataclass
@@ -42,6 +49,13 @@ class Symbols:
     cards: dict[str, n.Card] = field(default_factory=dict)
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
+    # attribute -> the values cards print for it, in first-use order ('colour' -> 'red', 'blue', ...);
+    # the ruleset's matching attribute is one even if no card prints it
+    attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def attribute_of(self, value: str) -> list[str]:
+        """Return the attributes that have this value ('red' -> ['colour'])."""
+        return [a for a, values in self.attributes.items() if value in values]
 
     def state_classes(self) -> tuple[str, ...]:
         """Return the classes the statuses declare ('class bad'), in first-use order."""
@@ -51,7 +65,8 @@ class Symbols:
     def digest_text(self) -> str:
         """Return the text of every name that lowering depends on, for build keys."""
         parts = [",".join(self.kinds), ",".join(self.stats), ",".join(self.resources),
-                 ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses)), ",".join(sorted(self.enchantments))]
+                 ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses)), ",".join(sorted(self.enchantments)),
+                 ";".join(f"{a}:{','.join(vals)}" for a, vals in sorted(self.attributes.items()))]
         return "|".join(parts)
 
 
@@ -83,7 +98,16 @@ def collect(files: list[n.File]) -> Symbols:
                 sym.enchantments.setdefault(item.name.value, item)
             elif isinstance(item, n.Card):
                 sym.cards.setdefault(item.name, item)
+                _card_attributes(sym, item)
     return sym
+
+
+def _card_attributes(sym: Symbols, card: n.Card) -> None:
+    for part in card.parts:
+        for item in part.items if isinstance(part, n.AttrsDecl) else ():
+            known = sym.attributes.get(item.attr.value, ())
+            if item.value.value not in known:
+                sym.attributes[item.attr.value] = known + (item.value.value,)
 
 
 def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
@@ -103,6 +127,10 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.max_level = int(str(rule.values[1]))
         elif isinstance(rule, n.Setting) and rule.key == "automatic":
             sym.battle = True
+        elif isinstance(rule, n.Setting) and rule.key == "matching attribute":
+            name = rule.values[0]
+            assert isinstance(name, n.Name)
+            sym.attributes.setdefault(name.value, ())
         elif isinstance(rule, n.ZoneDecl):
             sym.zones += (rule.name.value,)
         elif isinstance(rule, n.Turn):

@@ -48,7 +48,7 @@ class GreedyAgent:
         if kind == "stage":
             cards = [a for a in actions if a[0] == "stage"]
             return max(cards, key=lambda a: (q.stat(s, a[1], "cost"), -a[1])) if cards else actions[-1]
-        if kind == "target":
+        if kind in ("target", "choose"):  # a choice while resolving: the opponent's best, its own least
             return max(actions, key=lambda a: self._value(s, a, me))
         if kind == "act":
             return self._act(s, actions, me)

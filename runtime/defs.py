@@ -20,7 +20,8 @@ class Filter:
     kind: a card kind, 'card' for any card, or 'player'. control: 'you', 'opponent', 'defender' or
     None. zone: the zone name (default 'field'); zone_of: whose zone ('you', 'opponent', 'their',
     'controller', 'owner' or None for both players). pred: the ability's function that tests
-    the 'with' clauses, or None.
+    the 'with' clauses, or None. other: the card the ability is on is left out ('other', 'another').
+    attrs: (attribute, value) pairs the card's printed attributes must have ('red unit').
     """
 
     kind: str
@@ -28,16 +29,23 @@ class Filter:
     zone: str = "field"
     zone_of: str | None = None
     pred: Any = None
+    other: bool = False
+    attrs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class TargetSpec:
-    """A target slot: how many, whether 'up to', the filter, and when it is chosen."""
+    """A target slot: how many, whether 'up to', the filter, and when it is chosen. distinct: 'another
+    target', which no earlier slot of the same ability may have chosen."""
 
     count: int
     up_to: bool
     filter: Filter
     at_resolution: bool = False
+    distinct: bool = False
+    # Pattern B: the step whose 'if that happened' sentence names it; it is chosen only when that
+    # step is reached and the sentence before it happened (-1: chosen before resolution)
+    step: int = -1
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,10 @@ class Ability:
     mays: ClassVar[tuple[MaySpec, ...]] = ()
     statics: ClassVar[tuple[StaticEffect, ...]] = ()
     has_condition: ClassVar[bool] = False
+    # The steps of its resolution, run one task each so that choices and interrupts can come between
+    # them (docs/language.md 2.2.1); empty: one step, `resolve`.
+    steps: ClassVar[tuple[Callable[[Any, Any, Any], None], ...]] = ()
+    choice_filters: ClassVar[tuple[Filter, ...]] = ()  # per choice slot: what may be chosen while it resolves
 
     def condition(self, s: Any, ctx: Any) -> bool:
         """Return whether the ability's 'if' condition holds (abilities without one: True)."""
@@ -238,6 +250,7 @@ class RulesetDef:
     max_level: ClassVar[int] = 0  # cards with per-level stats go from level 1 up to this
     overclock_at: ClassVar[int] = 0  # reaching this level readies a card and lifts its attack restriction
     heal_on: ClassVar[str] = ""  # damage heals on a level 'up', or on 'any' level change
+    damage_lowers: ClassVar[str] = ""  # the stat damage counts against (its current value is less by it)
     resource_bounds: ClassVar[dict[str, tuple[int | None, int | None]]] = {}  # resource -> (min, max)
     zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player
     mulligans: ClassVar[int] = 0  # how many whole-hand redraws a player may take at the start
@@ -256,6 +269,9 @@ class RulesetDef:
     life_fill: ClassVar[tuple[int, str, str] | None] = None  # (amount, resource, 'any' or 'opponent')
     # Pattern A: a target slot with no legal choice skips only the effects on it (else the ability is lost)
     skip_missing_targets: ClassVar[bool] = False
+    # 'sentence': abilities triggered while an effect resolves, and the state checks, come between its
+    # sentences; 'effect' (default): only once it has resolved
+    interrupts: ClassVar[str] = "effect"
     banned_keywords: ClassVar[tuple[str, ...]] = ()  # decks may not hold cards with these keywords
     announces_turn_start: ClassVar[bool] = False  # a turn sentence says when turn-start abilities trigger
     lose_at_once: ClassVar[bool] = False  # lose rules are also checked inside effects, stopping them

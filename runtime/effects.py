@@ -130,6 +130,8 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     traits = s.game.ruleset.kind_traits.get(s.game.cards[c.name].kind, ())
     if zone == "graveyard" and "deleted instead of graveyard" in traits:
         zone = "deleted"
+    if c.zone == q.ACTIVE_ZONE:
+        _keep_last_known(s, cid)
     s.players[c.controller].zones[c.zone].remove(cid)
     if not (c.zone == "hand" and zone == q.ACTIVE_ZONE):
         c.level = 1  # a level lives on in the hand and onto the field, nowhere else
@@ -149,6 +151,14 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     if zone != q.ACTIVE_ZONE:
         c.face_down = False
     s.touch()
+
+
+def _keep_last_known(s: State, cid: int) -> None:
+    """A battling card leaving the field after battle damage: keep what it was for the rest of the
+    battle, where 'the attacker' and 'the blocker' are read as they were (R-COJ-094)."""
+    for entry in s.battle.get("known", ()):
+        if entry[0] == cid:
+            entry[1] = q.known_facts(s, cid)
 
 
 def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from runtime import actions, resolve, turns
+from runtime import actions, choices, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
@@ -173,12 +173,17 @@ def run(s: State) -> None:
             break
         if s.index_cache is not None and s.index_cache.grants:
             s.touch()  # granted keywords follow their conditions (stats, counts) step by step
-        turns.check_state(s)
-        if s.result is not None:
-            break
-        actions.deal_jokers(s)
-        if s.pending and stack_pending(s):
-            continue
+        # Between two steps of a resolution only a ruleset whose effects are interrupted between
+        # sentences runs its checks and stacks what triggered; jokers wait for the effect's end.
+        between = bool(s.resolving)
+        if not between or s.game.ruleset.interrupts == "sentence":
+            turns.check_state(s)
+            if s.result is not None:
+                break
+            if not between:
+                actions.deal_jokers(s)
+            if s.pending and stack_pending(s):
+                continue
         if s.pause is not None and paused(s):
             break
         if not s.tasks:
@@ -249,6 +254,8 @@ def apply_action(s: State, action: Action) -> None:
         turns.declare_blocker(s, x if kind == "block" else None)
     elif kind in ("mulligan", "keep"):
         turns.mulligan(s, d["player"], kind == "mulligan")
+    elif d["kind"] == "choose":
+        choices.answer(s, d["player"], x if kind == "choose" else None)
     elif kind in ("target", "done"):
         _record_target(s, d, None if kind == "done" else x)
     elif kind in ("yes", "no"):
@@ -279,4 +286,4 @@ def returns(s: State) -> list[int]:
     return list(s.result) if s.result is not None else [0] * len(s.players)
 
 
-TASKS = turns.TASKS | actions.TASKS
+TASKS = turns.TASKS | actions.TASKS | choices.TASKS

@@ -2,7 +2,8 @@
 action, with the first violation shrunk by Hypothesis and written as a replay file.
 
 Public entry points: `fuzz_command` (the CLI; `cardc replay` is runtime/replay.py), and for tests and tools
-`resolve_target`, `load_pool`, `play_checked` and `campaign`. Format and usage: docs/fuzzing.md.
+`play_checked`, `random_inputs` and `campaign`; what a PATH fuzzes (`resolve_target`, `load_pool`) is
+runtime/fuzz_targets.py, the legal decks runtime/deckgen.py. Format and usage: docs/fuzzing.md.
 
 A game is driven by (seed, decks, one index into legal_actions per decision). The campaign plays
 games whose seeds and decks come from --seed, with seeded random agents. The first game that
@@ -20,24 +21,22 @@ state.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import random
 import re
-import shutil
 import sys
-import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from runtime import engine, invariants
+from runtime.deckgen import candidates, decode_deck, encode_deck, random_deck, shape
 from runtime.engine import Action, Game
+from runtime.fuzz_targets import Target, UsageError, deck_choices, resolve_target
 from runtime.state import State
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
@@ -45,10 +44,6 @@ FORMAT = "cardc-replay/1"
 MAX_ACTIONS = 5_000  # decisions in one game before it counts as never ending
 PROFILE_GAMES = {"ci": 200, "long": 5000}  # default --games by CARDC_PROFILE
 SHRINK_SECONDS = 120.0
-
-
-class UsageError(Exception):
-    """The command was given something it cannot fuzz or replay (exit code 2)."""
 
 
 class _Violation(Exception):
@@ -59,199 +54,6 @@ class _Violation(Exception):
 
 class _StopShrinking(BaseException):
     """Raised inside hypothesis.find when the shrink time is up (Hypothesis lets it through)."""
-
-
-# ---------------------------------------------------------------- loading a ruleset's pool
-
-
-@dataclass
-class Pool:
-    """A compiled ruleset: its Game, deckable cards and deck files, and how it was built."""
-
-    ruleset: str
-    game: Game
-    cards: list[str]
-    decks: dict[str, list[str]]
-    extra: dict | None = None  # {"file", "text"}: a card file added to a copy of the pool
-    built: str = "generated/"
-    tmp: Any = field(default=None, repr=False)
-    options: dict[str, str] = field(default_factory=dict)  # ruleset options the games are played under
-
-    def close(self) -> None:
-        if self.tmp is not None:
-            self.tmp.cleanup()
-            self.tmp = None
-
-
-def _generated_modules() -> list[str]:
-    return [k for k in sys.modules if k == "generated" or k.startswith("generated.")]
-
-
-@contextmanager
-def _generated_from(root: Path) -> Iterator[None]:
-    """Import `generated` from root (first on sys.path, no bytecode written), then put back
-    whatever generated modules were loaded before."""
-    saved = {k: sys.modules.pop(k) for k in _generated_modules()}
-    sys.path.insert(0, str(root))
-    writes = sys.dont_write_bytecode
-    sys.dont_write_bytecode = True
-    importlib.invalidate_caches()
-    try:
-        yield
-    finally:
-        sys.dont_write_bytecode = writes
-        sys.path.remove(str(root))
-        for k in _generated_modules():
-            del sys.modules[k]
-        sys.modules.update(saved)
-
-
-def _import_game(root: Path, ruleset: str) -> Game:
-    from runtime.load import load_game
-
-    with _generated_from(root):
-        return load_game(ruleset)
-
-
-def _same_tree(a: Path, b: Path) -> bool:
-    """Return whether two folders hold the same .py files with the same bytes."""
-    def files(p: Path) -> dict[str, bytes]:
-        return {f.relative_to(p).as_posix(): f.read_bytes() for f in sorted(p.rglob("*.py"))} if p.is_dir() else {}
-    return files(a) == files(b)
-
-
-def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict[str, str] | None = None) -> Pool:
-    """Return the compiled pool of a ruleset. The ruleset folder (plus an extra card file, if
-    given) is built into a temporary copy of the project, starting from root's generated/ so only
-    what changed is rendered; the game is loaded from root's generated/ when that is identical
-    (so the project's committed code is what gets fuzzed), else from the copy. Nothing is ever
-    written into root."""
-    from compiler.build import build
-    from runtime.decks import DeckError, load_deck
-
-    folder = root / "cards" / ruleset
-    if not folder.is_dir():
-        raise UsageError(f"there is no ruleset folder {folder}")
-    holder = tempfile.TemporaryDirectory(prefix="cardc-fuzz-")
-    tmp: tempfile.TemporaryDirectory | None = holder
-    copy = Path(holder.name)
-    try:
-        shutil.copytree(folder, copy / "cards" / ruleset)
-        if (root / "generated").is_dir():
-            shutil.copytree(root / "generated", copy / "generated", ignore=shutil.ignore_patterns("__pycache__"))
-            for other in (copy / "generated").iterdir():  # only this ruleset is rebuilt in the copy
-                if other.is_dir() and other.name != ruleset:
-                    shutil.rmtree(other)
-        if extra is not None:
-            (copy / "cards" / ruleset / extra["file"]).write_text(extra["text"], encoding="utf-8")
-        build(copy)
-        if extra is None and _same_tree(copy / "generated" / ruleset, root / "generated" / ruleset):
-            game, built = _import_game(root, ruleset), "generated/"
-            holder.cleanup()
-            tmp = None
-        else:
-            reason = "with the extra card file" if extra is not None else "generated/ is stale"
-            game, built = _import_game(copy, ruleset), f"a temporary copy of the project ({reason})"
-    except BaseException:
-        holder.cleanup()
-        raise
-    try:
-        game = game.with_options(options) if options else game
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-    cards = sorted(name for name, c in game.cards.items() if not c.token)
-    decks: dict[str, list[str]] = {}
-    rs = game.ruleset
-    for path in sorted((folder / "decks").glob("*.deck")):
-        try:
-            deck = load_deck(path, set(cards), rs.deck_size, rs.max_copies, game.joker_names)
-        except (DeckError, OSError, UnicodeDecodeError):
-            continue  # a broken deck file is not a deck to play; `cardc play` reports it
-        if not game.check_deck(deck):  # decks of another rules version are not played
-            decks[path.stem] = deck
-    return Pool(ruleset, game, cards, decks, extra, built, tmp, dict(options or {}))
-
-
-# ---------------------------------------------------------------- what to fuzz
-
-
-@dataclass
-class Target:
-    """What a campaign plays: a whole pool, games around some cards, or one deck."""
-
-    pool: Pool
-    mode: str  # 'ruleset', 'cards' or 'deck'
-    label: str
-    focus: list[str] = field(default_factory=list)  # 'cards': the cards every deck includes
-    deck: list[str] = field(default_factory=list)  # 'deck': the deck under test
-
-    def describe(self) -> str:
-        if self.mode == "cards":
-            return f"decks mixing {len(self.focus)} card(s) with a pool of {len(self.pool.cards)}"
-        if self.mode == "deck":
-            others = sum(1 for d in self.pool.decks.values() if d != self.deck)
-            return f"this deck against {others} other deck file(s) and random decks"
-        return f"random decks from a pool of {len(self.pool.cards)} cards"
-
-
-def _project_ruleset(root: Path, path: Path) -> str | None:
-    """Return the ruleset whose folder holds path (a card file or decks/ file) in root, if any."""
-    cards = (root / "cards").resolve()
-    for parent in path.resolve().parents:
-        if parent.parent == cards:
-            return parent.name
-    return None
-
-
-def _only_ruleset(root: Path, given: str | None, path: Path) -> str:
-    if given:
-        return given
-    folders = sorted(p.name for p in (root / "cards").iterdir() if p.is_dir()) if (root / "cards").is_dir() else []
-    if len(folders) != 1:
-        raise UsageError(f"{path} is not in a ruleset folder of {root / 'cards'}; say which ruleset with --ruleset "
-                         f"(found: {', '.join(folders) or 'none'})")
-    return folders[0]
-
-
-def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: dict[str, str] | None = None) -> Target:
-    """Return what PATH asks to fuzz: a ruleset folder, a card file or a deck file."""
-    from compiler import nodes as n
-    from compiler.build import SAFE_NAME, read_source
-    from compiler.parser import parse
-    from runtime.decks import DeckError, load_deck
-
-    if not path.exists():
-        raise UsageError(f"{path} does not exist")
-    if path.is_dir():
-        if path.resolve().parent != (root / "cards").resolve():
-            if path.resolve().parent.name != "cards":
-                raise UsageError(f"{path} is not a ruleset folder (cards/<ruleset>/)")
-            root = path.resolve().parent.parent  # a folder of another project
-        return Target(load_pool(root, path.resolve().name, options=options), "ruleset", str(path))
-    if path.suffix == ".card":
-        inside = _project_ruleset(root, path)
-        text = read_source(path, str(path))
-        f = parse(text, str(path))
-        focus = sorted(i.name for i in f.items if isinstance(i, n.Card)
-                       and not any(isinstance(p, n.TokenDecl) for p in i.parts))
-        extra = None
-        if inside is None:
-            stem = re.sub(r"[^a-z0-9_]", "_", path.stem.lower())
-            stem = stem if SAFE_NAME.match(stem) else f"cards_{stem}"
-            extra = {"file": f"fuzz_{stem}.card", "text": text}
-        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), extra, options)
-        return Target(pool, "cards" if focus else "ruleset", str(path), focus=focus)
-    if path.suffix == ".deck":
-        inside = _project_ruleset(root, path)
-        pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), options=options)
-        rs = pool.game.ruleset
-        try:
-            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies, pool.game.joker_names)
-        except DeckError as err:
-            pool.close()
-            raise UsageError(str(err)) from None
-        return Target(pool, "deck", str(path), deck=deck)
-    raise UsageError(f"{path}: expected a ruleset folder, a .card file or a .deck file")
 
 
 # ---------------------------------------------------------------- one checked game
@@ -415,74 +217,32 @@ class Progress:
             self.stream.flush()
 
 
-def _deck_choices(target: Target) -> list[list[str] | None]:
-    """Return, per player, the cards a deck position may hold (a game's inputs are encoded as an
-    index into this list per card), or None for the fixed deck of a deck-file target."""
-    pool, players = target.pool.cards, target.pool.game.ruleset.players
-    if target.mode == "cards":
-        return [target.focus + [c for c in pool if c not in target.focus]] * players
-    if target.mode == "deck":
-        return [None] + [pool] * (players - 1)
-    return [pool] * players
-
-
-def _with_jokers(rng: random.Random, game: Game, deck: list[str]) -> list[str]:
-    """Add the jokers a deck must have: as many as the rules say, each with a different attribute."""
-    if game.jokers is None or not game.joker_names:
-        return deck
-    count, distinct, _ = game.jokers
-    chosen: list[str] = []
-    for name in rng.sample(sorted(game.joker_names), len(game.joker_names)):
-        values = {game.cards[c].attributes.get(distinct) for c in chosen}
-        if len(chosen) < count and not (distinct and game.cards[name].attributes.get(distinct) in values):
-            chosen.append(name)
-    return deck + chosen
-
-
-def _random_deck(rng: random.Random, pool: list[str], size: int, max_copies: int,
-                 focus: list[str] | None = None) -> list[str]:
-    deck = [rng.choice(focus) for _ in range(rng.randint(1, max(1, size // 2)))] if focus else []
-    while len(deck) < size:
-        name = rng.choice(pool)
-        if max_copies and deck.count(name) >= max_copies:
-            spare = [c for c in pool if deck.count(c) < max_copies]
-            if not spare:
-                break  # too small a pool for a legal deck: the game refuses it, which is reported
-            name = rng.choice(spare)
-        deck.append(name)
-    rng.shuffle(deck)
-    return deck
-
-
 def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list[str]]]:
-    """Return a game seed and decks for one game of a campaign, drawn from rng."""
-    rs = target.pool.game.ruleset
-    size = rs.deck_size or 30
+    """Return a game seed and decks for one game of a campaign, drawn from rng; every deck is legal
+    under the game's deck rules (a card-file target's decks each hold some of its cards)."""
+    game = target.pool.game
     game_seed = rng.getrandbits(32)
     decks: list[list[str]] = []
     files = [d for d in target.pool.decks.values() if d != target.deck]
-    for cands in _deck_choices(target):
+    focus = candidates(game, target.focus) if target.mode == "cards" else None
+    for cands in deck_choices(target):
         if cands is None:
             decks.append(list(target.deck))
         elif target.mode == "deck" and files and rng.random() < 0.5:
             decks.append(list(rng.choice(files)))
         else:
-            game = target.pool.game
-            main = [c for c in target.pool.cards if not game.is_joker(c)
-                    and not any(k in game.banned_keywords for k, _ in game.cards[c].keywords)]
-            focus = [c for c in target.focus if not game.is_joker(c)] if target.mode == "cards" else None
-            decks.append(_with_jokers(rng, game, _random_deck(rng, main, size, rs.max_copies, focus or None)))
+            decks.append(random_deck(rng, game, cands, focus))
     return game_seed, decks
 
 
 def encode(target: Target, run: Run) -> list[int]:
-    """Return a game's inputs as the integers the shrinker draws: the seed, an index into
-    _deck_choices per deck card, and the action index at each decision with more than one action."""
+    """Return a game's inputs as the integers the shrinker draws: the seed, per drawn deck the index
+    of each card among those its position allows, and the action index at each decision with more
+    than one action."""
     out = [run.seed]
-    for cands, deck in zip(_deck_choices(target), run.decks, strict=True):
+    for cands, deck in zip(deck_choices(target), run.decks, strict=True):
         if cands is not None:
-            first = {name: i for i, name in reversed(list(enumerate(cands)))}
-            out += [first[name] for name in deck]
+            out += encode_deck(target.pool.game, cands, deck)
     return out + [i for i, k in zip(run.indices, run.options, strict=True) if k > 1]
 
 
@@ -533,8 +293,8 @@ def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
     assert original is not None
     out.failure = original
     game = target.pool.game
-    choices = _deck_choices(target)
-    sizes = [len(d) for d in original.decks]
+    choices = deck_choices(target)
+    shapes = [shape(game, d) for d in original.decks]
     key = b"cardc-fuzz-shrink"
     db = InMemoryExampleDatabase()
     # A failing example in the secondary corpus is replayed, then shrunk (one in the primary
@@ -551,11 +311,12 @@ def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
             bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game: "
                      f"{len(out.failure.actions) if out.failure else 0} actions ")
         game_seed = data.draw(st.integers(0, 2**32 - 1))
-        decks = [list(target.deck) if cands is None else
-                 [cands[data.draw(st.integers(0, len(cands) - 1))] for _ in range(size)]
-                 for cands, size in zip(choices, sizes, strict=True)]
-        if any(game.check_deck(d) for d in decks):
-            return False
+        drawn = [list(target.deck) if cands is None else
+                 decode_deck(game, cands, slots, lambda k: data.draw(st.integers(0, k - 1)))
+                 for cands, slots in zip(choices, shapes, strict=True)]
+        decks = [d for d in drawn if d is not None]
+        if len(decks) < len(drawn) or any(game.check_deck(d) for d in decks):
+            return False  # not reached: every decoded deck is legal (the guard keeps shrinking honest)
 
         def choose(s: State, actions: list[Action]) -> int:
             return data.draw(st.integers(0, len(actions) - 1)) if len(actions) > 1 else 0

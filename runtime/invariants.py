@@ -1,62 +1,144 @@
-"""Invariants every reachable state keeps; fuzzing and property tests check them after each action."""
+"""Invariants every reachable state keeps; fuzzing and property tests check them after each action.
+
+Each invariant is a named check in INVARIANTS; tests/test_invariants.py plants a breakage of each one
+in a real game's state and expects exactly that invariant's message, so a check that cannot fail
+(or one added without its planted breakage) fails a test.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from runtime import engine
 from runtime.state import State
 
-
-def _card_count(s: State, p: int) -> list[str]:
-    """A registered deck: its cards exist once per build of the deck (a short deck builds it anew),
-    and kept jokers exist once each; tokens and dealt jokers come on top."""
-    player = s.players[p]
-    if not player.deck_list:
-        return []
-    owned = [c.name for c in s.cards if c.owner == p and not s.game.cards[c.name].token]
-    main = [n for n in owned if not s.game.is_joker(n)]
-    want = len(player.deck_list) * (1 + player.rebuilds)
-    out = [f"P{p + 1} owns {len(main)} deck cards, expected {want}"] if len(main) != want else []
-    jokers = len(owned) - len(main)
-    dealt = s.game.jokers is not None and bool(s.game.jokers[2])
-    if not dealt and jokers != len(player.jokers):
-        out.append(f"P{p + 1} owns {jokers} jokers, expected {len(player.jokers)}")
-    return out
+Check = Callable[[State], list[str]]
 
 
-def violations(s: State) -> list[str]:
-    """Return every broken invariant of a state (empty when all hold)."""
-    out: list[str] = []
-    seen: dict[int, str] = {}
+def _listings(s: State) -> dict[int, list[tuple[int, str]]]:
+    """Return, for each card id listed in some zone, the (player, zone) places listing it, in order."""
+    places: dict[int, list[tuple[int, str]]] = {}
     for p, player in enumerate(s.players):
         for zone, cards in player.zones.items():
             for cid in cards:
-                where = f"P{p + 1} {zone}"
-                if cid in seen:
-                    out.append(f"card #{cid} is in both {seen[cid]} and {where}")
-                seen[cid] = where
-                c = s.cards[cid]
-                if c.zone != zone or c.controller != p:
-                    out.append(f"card #{cid} is listed in {where} but says P{c.controller + 1} {c.zone}")
-    missing = [c.id for c in s.cards if c.id not in seen]
-    if missing:
-        out.append(f"cards in no zone: {missing}")
-    for c in s.cards:
-        if c.damage < 0:
-            out.append(f"card #{c.id} has negative damage {c.damage}")
-        if any(held[0] <= 0 for held in c.statuses.values()):
-            out.append(f"card #{c.id} holds a status with no stacks: {c.statuses}")
+                places.setdefault(cid, []).append((p, zone))
+    return places
+
+
+def _place(p: int, zone: str) -> str:
+    """Return a place as messages name it: 'P1 hand'."""
+    return f"P{p + 1} {zone}"
+
+
+def one_zone(s: State) -> list[str]:
+    """Return a message for each extra listing of a card already listed in a zone."""
+    return [f"card #{cid} is in both {_place(*where[0])} and {_place(*other)}"
+            for cid, where in _listings(s).items() if len(where) > 1 for other in where[1:]]
+
+
+def zone_agrees(s: State) -> list[str]:
+    """Return a message for each card listed once whose own zone or controller says otherwise."""
+    out = []
+    for cid, where in _listings(s).items():
+        c = s.cards[cid]
+        if len(where) == 1 and where[0] != (c.controller, c.zone):  # listed twice: one_zone says it
+            out.append(f"card #{cid} is listed in {_place(*where[0])} but says {_place(c.controller, c.zone)}")
+    return out
+
+
+def in_a_zone(s: State) -> list[str]:
+    """Return a message naming the cards that no zone lists."""
+    listed = _listings(s)
+    missing = [c.id for c in s.cards if c.id not in listed]
+    return [f"cards in no zone: {missing}"] if missing else []
+
+
+def damage(s: State) -> list[str]:
+    """Return a message for each card with negative damage."""
+    return [f"card #{c.id} has negative damage {c.damage}" for c in s.cards if c.damage < 0]
+
+
+def stacks(s: State) -> list[str]:
+    """Return a message for each card holding a status with 0 or fewer stacks (it should be gone)."""
+    return [f"card #{c.id} holds a status with no stacks: {c.statuses}"
+            for c in s.cards if c.statuses and any(held[0] <= 0 for held in c.statuses.values())]
+
+
+def resources(s: State) -> list[str]:
+    """Return a message for each resource below its lower bound (0 unless declared; life may) or above its upper."""
+    out = []
     for p, player in enumerate(s.players):
         for name, value in player.resources.items():
             low, high = s.game.bounds.get(name, (None, None))
             if (name != "life" and value < (low or 0)) or (high is not None and value > high):
                 out.append(f"P{p + 1} has {value} {name}")
-        out += _card_count(s, p)
-    # The hand limit caps draws and dealt jokers; a card returned to the hand may pass it (decisions.md).
-    for zone, limit in [(z, n) for z, n in s.game.ruleset.zone_limits.items() if z != "hand"]:
-        out += [f"P{p + 1} {zone} holds {len(player.zones[zone])} cards, more than {limit}"
-                for p, player in enumerate(s.players) if len(player.zones.get(zone, ())) > limit]
-    if s.result is not None and engine.legal_actions(s):
-        out.append("the game is over but actions are still offered")
-    if s.result is None and s.decision is None and not engine.paused(s):
-        out.append("the game is neither over nor waiting for a decision")
     return out
+
+
+def deck_cards(s: State) -> list[str]:
+    """Return a message for each player whose non-token, non-joker cards are not its registered deck
+    once per build of it (a short deck builds it anew)."""
+    out = []
+    for p, player in enumerate(s.players):
+        main = [c for c in s.cards if c.owner == p and not s.game.cards[c.name].token and not s.game.is_joker(c.name)]
+        want = len(player.deck_list) * (1 + player.rebuilds)
+        if player.deck_list and len(main) != want:
+            out.append(f"P{p + 1} owns {len(main)} deck cards, expected {want}")
+    return out
+
+
+def jokers(s: State) -> list[str]:
+    """Return a message for each player owning other than its registered jokers (unless jokers are dealt)."""
+    if s.game.jokers is not None and s.game.jokers[2]:
+        return []  # dealt jokers come on top of the registered ones
+    out = []
+    for p, player in enumerate(s.players):
+        owned = sum(1 for c in s.cards if c.owner == p and s.game.is_joker(c.name) and not s.game.cards[c.name].token)
+        if player.deck_list and owned != len(player.jokers):
+            out.append(f"P{p + 1} owns {owned} jokers, expected {len(player.jokers)}")
+    return out
+
+
+def zone_limits(s: State) -> list[str]:
+    """Return a message for each limited zone over its limit (the hand excepted: decisions.md)."""
+    # The hand limit caps draws and dealt jokers; a card returned to the hand may pass it.
+    return [f"P{p + 1} {zone} holds {len(player.zones[zone])} cards, more than {limit}"
+            for zone, limit in s.game.ruleset.zone_limits.items() if zone != "hand"
+            for p, player in enumerate(s.players) if len(player.zones.get(zone, ())) > limit]
+
+
+def over_means_closed(s: State) -> list[str]:
+    """Return a message when the game is over but a decision (an action to take) is still open."""
+    return ["the game is over but a decision is still open"] if s.result is not None and s.decision else []
+
+
+def waiting(s: State) -> list[str]:
+    """Return a message when the game is neither over, nor waiting for a decision, nor at its pause point."""
+    if s.result is None and s.decision is None and not engine.paused(s):
+        return ["the game is neither over nor waiting for a decision"]
+    return []
+
+
+INVARIANTS: tuple[tuple[str, Check], ...] = (
+    ("one zone", one_zone),
+    ("zone agrees", zone_agrees),
+    ("in a zone", in_a_zone),
+    ("damage", damage),
+    ("stacks", stacks),
+    ("resources", resources),
+    ("deck cards", deck_cards),
+    ("jokers", jokers),
+    ("zone limits", zone_limits),
+    ("over means closed", over_means_closed),
+    ("waiting", waiting),
+)
+
+
+def broken(s: State) -> list[tuple[str, str]]:
+    """Return (invariant name, message) for every broken invariant of a state, in INVARIANTS order."""
+    return [(name, message) for name, check in INVARIANTS for message in check(s)]
+
+
+def violations(s: State) -> list[str]:
+    """Return every broken invariant of a state (empty when all hold)."""
+    return [message for _, message in broken(s)]

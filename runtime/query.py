@@ -107,21 +107,55 @@ def _static_grants(s: State, statics: list, cards: list[CardState]) -> dict[int,
 
 
 def stat(s: State, cid: int, name: str) -> int:
-    """Return a card's current value of a stat: printed, then temporary changes, then statics."""
+    """Return a card's current value of a stat: printed, then changes, then statics, less damage if
+    the ruleset says damage lowers it; a battling card that has left since battle damage is read as
+    it was when it left (last known information)."""
+    known = last_known(s, cid)
+    if known is not None and name in known["stats"]:
+        return known["stats"][name]
     c = s.cards[cid]
     if name == "damage":
         return c.damage
     if name == "level":
         return c.level
-    cdef = s.game.cards[c.name]
     if name == "cost":
-        return sum(cdef.cost.values())
-    table = cdef.level_stats.get(name)
-    printed = table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
-    value = printed + sum(m[1] for m in c.mods if m[0] == name)
+        return sum(s.game.cards[c.name].cost.values())
+    value = printed_stat(s, cid, name) + sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
         value += _static_total(s, cid, "modify", name)
-    return value
+    return value - c.damage if name == s.game.ruleset.damage_lowers else value
+
+
+def printed_stat(s: State, cid: int, name: str) -> int:
+    """Return the value of a stat printed on a card for its current level (no changes, no damage)."""
+    c = s.cards[cid]
+    cdef = s.game.cards[c.name]
+    table = cdef.level_stats.get(name)
+    return table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
+
+
+def last_known(s: State, cid: int) -> dict | None:
+    """Return the facts kept of a battling card (q.known_facts), while they are what counts: during
+    the damage exchange (as it was when battle damage began), and after it, once it has left the
+    field, for the rest of that battle (as it was when it left; a filter looking into the zone it went
+    to reads it as it is there: _as_in_zone). None otherwise."""
+    b = s.battle
+    for known_id, facts in b.get("known", ()):
+        if known_id == cid and (b["exchange"] or s.cards[cid].zone != ACTIVE_ZONE):
+            return facts
+    return None
+
+
+def known_facts(s: State, cid: int) -> dict:
+    """Return the facts of a card on the field that last known information keeps: every stat of the
+    ruleset (damage and level too), every keyword and status name it has, and its flags."""
+    c = s.cards[cid]
+    cdef = s.game.cards[c.name]
+    names = {k for k, _ in cdef.keywords} | set(c.granted) | set(c.statuses)
+    names |= {eff.keyword for eff, _, _ in statics_on(s, cid, "grant")}
+    flags = set(c.flags) | {eff.flag for eff, _, _ in statics_on(s, cid, "flag")}
+    stats = {name: stat(s, cid, name) for name in (*s.game.ruleset.stats, "damage", "level", "cost")}
+    return {"stats": stats, "names": sorted(names), "flags": sorted(flags)}
 
 
 def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
@@ -189,15 +223,31 @@ def _static_any(s: State, cid: int, what: str, key: str) -> bool:
 
 
 def has_flag(s: State, cid: int, flag: str) -> bool:
-    """Return whether a card has a flag ('unblockable', 'untargetable', ...) now."""
+    """Return whether a card has a flag ('unblockable', 'untargetable', ...) now (a battling card that
+    left after battle damage: as it had when it left)."""
+    known = last_known(s, cid)
+    if known is not None:
+        return flag in known["flags"]
     c = s.cards[cid]
     if flag in c.flags:
         return True
     return c.zone == ACTIVE_ZONE and _static_any(s, cid, "flag", flag)
 
 
+def targetable(s: State, ctx: Ctx, cid: int) -> bool:
+    """Return whether an ability of ctx's controller may target a card: not if it can't be targeted,
+    nor if it can't be targeted by the opponent's effects and the ability's controller is its opponent."""
+    if has_flag(s, cid, "untargetable"):
+        return False
+    return ctx.controller == s.cards[cid].controller or not has_flag(s, cid, "untargetable_by_opponent")
+
+
 def has_name(s: State, cid: int, name: str) -> bool:
-    """Return whether a card has a keyword or status of that name now."""
+    """Return whether a card has a keyword or status of that name now (a battling card that left after
+    battle damage: as it had when it left)."""
+    known = last_known(s, cid)
+    if known is not None:
+        return name in known["names"]
     c = s.cards[cid]
     if name in c.statuses or name in c.granted:
         return True
@@ -225,9 +275,13 @@ def players_of(s: State, ctx: Ctx, who: str) -> list[int]:
         return [s.battle["defender"]] if "defender" in s.battle else []
     if who == "their":
         return [ctx.player] if ctx.player >= 0 else []
-    if who == "event_controller":
+    if who == "owner":  # a trigger's subject 'its owner': the owner of the card the ability is on
+        return [s.cards[ctx.source].owner] if ctx.source >= 0 else []
+    if who in ("event_controller", "event_owner"):
         card = ctx.event.get("card", -1)
-        return [s.cards[card].controller] if card >= 0 else []
+        if card < 0:
+            return []
+        return [s.cards[card].controller if who == "event_controller" else s.cards[card].owner]
     raise ValueError(f"unknown player word {who!r}")
 
 
@@ -246,7 +300,35 @@ def matches(s: State, ab: Ability, ctx: Ctx, f: Filter, x: int) -> bool:
         return False
     if f.zone_of is not None and c.controller not in _zone_owners(s, ctx, f.zone_of):
         return False
-    return f.pred is None or f.pred(ab, s, ctx, x)
+    return _card_passes(s, ab, ctx, f, x)
+
+
+def _card_passes(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:
+    """Return whether a card of the right kind, control and zone passes the rest of a filter: not the
+    ability's own card if 'other', its printed attributes, then the 'with' predicate."""
+    if f.other and cid == ctx.source:
+        return False
+    if f.attrs:
+        printed = s.game.cards[s.cards[cid].name].attributes
+        if any(printed.get(attr) != value for attr, value in f.attrs):
+            return False
+    if f.pred is None:
+        return True
+    if f.zone and last_known(s, cid) is not None:
+        return _as_in_zone(s, ab, ctx, f, cid)
+    return bool(f.pred(ab, s, ctx, cid))
+
+
+def _as_in_zone(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:
+    """Return the 'with' test of a battling card that has left the field, read as it is in the zone the
+    filter looks into (a graveyard card is level 1 there): last known information is for the battle's
+    references and event scopes, not for a look into a zone. The kept facts are set aside meanwhile."""
+    known = s.battle["known"]
+    s.battle["known"] = [entry for entry in known if entry[0] != cid]
+    try:
+        return bool(f.pred(ab, s, ctx, cid))
+    finally:
+        s.battle["known"] = known
 
 
 def _zone_owners(s: State, ctx: Ctx, who: str) -> list[int]:
@@ -272,13 +354,13 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     cards, kinds = s.cards, s.game.kind_sets
     out: list[int] = []
     for p in order:
-        if f.kind == "card" and f.pred is None:  # every card of the zone: no test to run
+        if f.kind == "card" and f.pred is None and not f.other and not f.attrs:  # no test to run
             out += s.players[p].zones.get(f.zone, ())
             continue
         for cid in s.players[p].zones.get(f.zone, ()):
             if f.kind != "card" and f.kind not in kinds[cards[cid].name]:
                 continue
-            if f.pred is None or f.pred(ab, s, ctx, cid):
+            if _card_passes(s, ab, ctx, f, cid):
                 out.append(cid)
     return out
 

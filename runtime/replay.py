@@ -12,17 +12,15 @@ from typing import TextIO
 
 from runtime import engine
 from runtime.engine import Action
+from runtime.fuzz_targets import Pool, UsageError, load_pool
 from runtime.fuzzing import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_VIOLATION,
     FORMAT,
-    Pool,
     Run,
-    UsageError,
     _compile_errors,
     _describe,
-    load_pool,
     play_checked,
 )
 from runtime.state import State

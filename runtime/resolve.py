@@ -6,6 +6,7 @@ is answered when resolution begins; the engine (never card code) re-checks every
 
 from __future__ import annotations
 
+from runtime import choices
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, TargetSpec
@@ -16,8 +17,7 @@ from runtime.triggers import announce, find_item
 
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
     """Return the objects a target slot may legally name now."""
-    return [x for x in q.select(s, ab, ctx, spec.filter)
-            if q.is_player(x) or not q.has_flag(s, x, "untargetable")]
+    return [x for x in q.select(s, ab, ctx, spec.filter) if q.is_player(x) or q.targetable(s, ctx, x)]
 
 
 def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:
@@ -61,7 +61,7 @@ def changes_board(s: State, ab: Ability, ctx: Ctx) -> bool:
         trial.targets = [[[x, -1 if q.is_player(x) else s.cards[x].moves]] if x is not None else []
                          for x in [choice] + [_any(s, ab, ctx, spec) for spec in ab.targets[1:]]]
         try:
-            ab.resolve(copy, trial)
+            resolve_now(copy, ab, trial)
         except GameOver:
             return True
         if _board(copy) != _board(s):
@@ -156,18 +156,23 @@ def use(s: State, player: int, cid: int | None) -> None:
     s.tasks += [["resolve", ctx.item], ["targets", ctx.item]]
 
 
-def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool) -> bool:
-    """Ask for the next missing target; return True when every slot of this timing is filled."""
+def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool, step: int = -1) -> bool:
+    """Ask for the next missing target; return True when every slot of this timing is filled (a step's
+    Pattern B slots when step >= 0: one with no legal choice skips its part)."""
     while len(ctx.targets) < len(ab.targets):
         ctx.targets.append([])
     for slot, spec in enumerate(ab.targets):
         chosen = ctx.targets[slot]
-        if spec.at_resolution != at_resolution or len(chosen) >= spec.count or _stopped(chosen):
+        if spec.step != step or (step < 0 and spec.at_resolution != at_resolution):
+            continue
+        if len(chosen) >= spec.count or _stopped(chosen):
             continue
         taken = {x for x, _ in chosen}
+        if spec.distinct:  # 'another target': none chosen by an earlier slot of this ability
+            taken |= {x for earlier in ctx.targets[:slot] for x, _ in earlier}
         options = [x for x in candidates(s, ab, ctx, spec) if x not in taken]
         if not options:
-            if not chosen and not spec.up_to and s.game.ruleset.skip_missing_targets:
+            if not chosen and not spec.up_to and (step >= 0 or s.game.ruleset.skip_missing_targets):
                 s.say(f"{q.shown(s, ctx.source)}: no legal target; that part is skipped")
                 chosen.append([None, 0])
             elif not chosen and not spec.up_to:
@@ -294,12 +299,56 @@ def _answer_mays(s: State, task: list, ctx: Ctx, ab: Ability) -> bool:
 
 
 def _resolve(s: State, ab: Ability, ctx: Ctx) -> None:
+    """Begin resolving: reveal a face-down source, then run the first step (one task per step)."""
     c = s.cards[ctx.source] if ctx.source >= 0 else None
     if c is not None and c.face_down:
         c.face_down = False
         s.say(f"face-down card#{c.id} is revealed: {q.describe(s, c.id)}")
     s.say(f"{q.describe(s, ctx.source)} resolves ({ab.where})")
-    ab.resolve(s, ctx)
+    ctx.step = 0
+    s.resolving.append(ctx)
+    s.tasks.append(["resolve_step", ctx.item])
+
+
+def steps_of(ab: Ability) -> tuple:
+    """Return the functions (ability, state, ctx) that carry out an ability's resolution, in order."""
+    return ab.steps or (type(ab).resolve,)
+
+
+def step_task(s: State, task: list) -> None:
+    """Run the next step of a resolving ability; Pattern B targets of its sentence are chosen first,
+    only when the sentence before it happened. A choice in the step queues itself on top."""
+    ctx = choices.resolving(s, task[1])
+    ab, k = s.game.ability(ctx.ability), ctx.step
+    lazy = [slot for slot, spec in enumerate(ab.targets) if spec.step == k]
+    if lazy and ctx.happened and not _choose(s, task, ctx, ab, True, k):
+        return
+    for slot in lazy:  # chosen just now: only the markers of a skipped part or a stop go
+        ctx.targets[slot] = [pair for pair in ctx.targets[slot] if pair[0] is not None]
+    fns = steps_of(ab)
+    ctx.step += 1
+    s.tasks.append(["resolve_step", ctx.item] if ctx.step < len(fns) else ["resolved", ctx.item])
+    fns[k](ab, s, ctx)
+
+
+def resolve_now(s: State, ab: Ability, ctx: Ctx) -> None:
+    """Carry out every step at once, each choice taking the first options (a trial on a copy)."""
+    s.resolving.append(ctx)
+    for fn in steps_of(ab):
+        fn(ab, s, ctx)
+        while s.tasks and s.tasks[-1][0] == "choose":
+            _, _, slot, _, about, count, _ = s.tasks.pop()
+            found = choices.options(s, ctx, slot, about)[:max(count, 0)]
+            ctx.chosen[slot] += [[x, -1 if q.is_player(x) else s.cards[x].moves] for x in found]
+    s.resolving.remove(ctx)
+
+
+def resolved_task(s: State, task: list) -> None:
+    """Finish a resolution: a status consumed on trigger goes, a card used once goes to the graveyard."""
+    ctx = choices.resolving(s, task[1])
+    s.resolving.remove(ctx)
+    ab = s.game.ability(ctx.ability)
+    c = s.cards[ctx.source] if ctx.source >= 0 else None
     kind, name, _ = ctx.ability
     if kind == "status" and s.game.statuses[name].consumed == "on trigger" and c is not None:
         fx.remove(s, ctx, [c.id], 1, name)

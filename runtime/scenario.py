@@ -11,21 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from runtime import engine, turns
-from runtime import query as q
-from runtime.agents import ScriptedAgent, ScriptError, describe_action
+from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
 from runtime.load import load_game
+from runtime.scenario_expect import ScenarioError, check, entries, player
 from runtime.state import State
-from runtime.view import observation
 from runtime.vocabulary import CARD_STATES
 
 SECTIONS = ("setup", "choices", "expect", "transcript")
-PLAYER = re.compile(r"^P(\d+)\b")
+BLOCKS = ("log in order:",)  # expectations followed by a block of lines indented further
 SLOT = re.compile(r"^P(\d+) (\w+)\[(\d+)\] (.+)$")
-
-
-class ScenarioError(Exception):
-    """A scenario file that cannot be read, located at path:line."""
 
 
 @dataclass
@@ -39,12 +34,14 @@ class Scenario:
     has_transcript: bool = False  # a 'transcript:' header, even with no lines yet (for --update)
     options: dict[str, str] = field(default_factory=dict)  # ruleset options chosen ('option version = v1')
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=lambda: {k: [] for k in SECTIONS})
+    blocks: dict[int, list[str]] = field(default_factory=dict)  # expect line number -> the lines indented under it
 
 
 def read_scenario(path: Path) -> Scenario:
     """Return the scenario a file describes, or raise ScenarioError at the offending line."""
     sc = Scenario(str(path))
     current = None
+    block: tuple[int, int] | None = None  # (indent, line) of an open 'log in order:' block
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = raw.split(" #", 1)[0].rstrip() if not raw.lstrip().startswith("#") else ""
         if not line.strip():
@@ -52,8 +49,10 @@ def read_scenario(path: Path) -> Scenario:
         if raw[0].isspace():
             if current is None:
                 raise ScenarioError(f"{path}:{number}: an indented line outside a section")
-            sc.sections[current].append((number, line.strip()))
+            block = _section_line(sc, path, current, number, line, block)
             continue
+        _end_block(sc, path, block)
+        block = None
         key, _, rest = line.partition(" ")
         current = None
         if line.endswith(":") and line[:-1] in SECTIONS:
@@ -69,28 +68,35 @@ def read_scenario(path: Path) -> Scenario:
         else:
             raise ScenarioError(f"{path}:{number}: unknown line '{line}'; expected scenario, ruleset, seed, "
                                 "option, stop:, or a section (setup:, choices:, expect:, transcript:)")
+    _end_block(sc, path, block)
     if not sc.name or not sc.ruleset:
         raise ScenarioError(f"{path}:1: a scenario needs a 'scenario ID: title' line and a 'ruleset' line")
     return sc
 
 
+def _section_line(sc: Scenario, path: Path, current: str, number: int, line: str,
+                  block: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Add an indented line to its section (or to the open block above it); return the open block."""
+    indent = len(line) - len(line.lstrip())
+    if block and indent > block[0]:
+        sc.blocks[block[1]].append(line.strip())
+        return block
+    _end_block(sc, path, block)
+    block = (indent, number) if current == "expect" and line.strip() in BLOCKS else None
+    if block:
+        sc.blocks[number] = []
+    sc.sections[current].append((number, line.strip()))
+    return block
+
+
+def _end_block(sc: Scenario, path: Path, block: tuple[int, int] | None) -> None:
+    """Raise ScenarioError if a block expectation that just ended has no lines under it."""
+    if block and not sc.blocks[block[1]]:
+        raise ScenarioError(f"{path}:{block[1]}: 'log in order:' needs the log lines it orders below it, "
+                            "indented further")
+
+
 # ---------------------------------------------------------------- set-up
-
-
-def _entries(text: str) -> list[str]:
-    """Return card names from 'A, 2 B, C' (a count repeats a name); '-' is empty."""
-    out: list[str] = []
-    for part in [p.strip() for p in text.split(",") if p.strip() and p.strip() != "-"]:
-        count, _, name = part.partition(" ")
-        out += [name] * int(count) if count.isdigit() and name else [part]
-    return out
-
-
-def _player(text: str, sc: Scenario, number: int) -> tuple[int, str]:
-    m = PLAYER.match(text)
-    if not m:
-        raise ScenarioError(f"{sc.path}:{number}: expected a player (P1, P2) at the start of '{text}'")
-    return int(m.group(1)) - 1, text[m.end():].strip()
 
 
 def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
@@ -102,13 +108,13 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     jokers: dict[int, list[str]] = {}  # registered jokers (dealt later, under rules that deal them)
     rest = []
     for number, text in lines[1:] if lines else []:
-        p, what = _player(text, sc, number)
+        p, what = player(text, f"{sc.path}:{number}")
         if what.startswith("deck:"):
-            decks[p] = _entries(what[5:])
+            decks[p] = entries(what[5:])
         elif what.startswith("deck list:"):
-            lists[p] = _entries(what[10:])
+            lists[p] = entries(what[10:])
         elif what.startswith("jokers:"):
-            jokers[p] = _entries(what[7:])
+            jokers[p] = entries(what[7:])
         else:
             rest.append((number, p, what))
     if head.startswith("new game"):
@@ -143,7 +149,7 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
 def _setup_line(game: Game, s: State, sc: Scenario, number: int, p: int, what: str) -> None:
     zone, colon, names = what.partition(":")
     if colon and zone in game.ruleset.zones:
-        for name in _entries(names):
+        for name in entries(names):
             try:
                 cid = game.add_card(s, name, p, zone)
             except ValueError as err:
@@ -219,118 +225,65 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
         game = game.with_options(sc.options) if sc.options else game
     except ValueError as err:
         raise ScenarioError(f"{sc.path}: {err}") from None
-    pause = _pause(sc)
+    name = Path(sc.path).name
+    s, failures = _start(game, sc, name)
+    if s is None:
+        return Outcome(sc, failures, None)
     agent = ScriptedAgent([text for _, text in sc.sections["choices"]])
-    errors = [text.partition(": ")[2] for _, text in sc.sections["expect"] if text.startswith("error: ")]
-    try:
-        s = build_state(game, sc, pause)
-    except ValueError as err:  # a deck the ruleset refuses
-        wrong = [f"the set-up was refused with '{err}', expected '{e}'" for e in errors if e not in str(err)]
-        return Outcome(sc, wrong if errors else [f"the set-up was refused: {err}"], None)
-    if errors:
-        return Outcome(sc, [f"the set-up was accepted, expected the error '{errors[0]}'"], None)
-    try:
-        while s.result is None and not engine.paused(s):
-            if sc.stop == "at the next choice" and agent.used >= len(agent.choices):
-                break  # 'offers:' lines look at this decision
-            if s.decision is None:
-                raise ScriptError("the game stopped without a decision")
-            engine.apply_action(s, agent.choose(s, engine.legal_actions(s)))
-    except ScriptError as err:
-        return Outcome(sc, [str(err)], None)
-    failures = []
+    failure = _play(s, sc, agent, name)
+    if failure:
+        return Outcome(sc, [failure], None)
     if agent.used < len(agent.choices):
-        failures.append(f"{len(agent.choices) - agent.used} scripted choice(s) were not used: "
-                        f"{', '.join(agent.choices[agent.used:])}")
-    failures += [f for number, text in sc.sections["expect"] for f in _expect(s, sc, number, text)]
+        failures.append(f"{name}:{sc.sections['choices'][agent.used][0]}: {len(agent.choices) - agent.used} "
+                        f"scripted choice(s) were not used: {', '.join(agent.choices[agent.used:])}")
+    for number, text in sc.sections["expect"]:
+        failures += check(s, f"{name}:{number}", text, sc.blocks.get(number, []))
     failures += _transcript(s, sc)
     return Outcome(sc, failures, s)
 
 
-def _strip_ids(text: str) -> str:
-    return re.sub(r"#\d+", "", text)
+def _start(game: Game, sc: Scenario, name: str) -> tuple[State | None, list[str]]:
+    """Return the state the set-up builds (None if refused) and the failures of 'error:' expectations."""
+    errors = [(f"{name}:{n}", text.partition(": ")[2]) for n, text in sc.sections["expect"]
+              if text.startswith("error: ")]
+    try:
+        s = build_state(game, sc, _pause(sc))
+    except ValueError as err:  # a deck the ruleset refuses
+        wrong = [f"{at}: the set-up was refused with '{err}', expected '{e}'" for at, e in errors if e not in str(err)]
+        setup_at = f"{name}:{sc.sections['setup'][0][0]}" if sc.sections["setup"] else name
+        return None, wrong if errors else [f"{setup_at}: the set-up was refused: {err}"]
+    if errors:
+        return None, [f"{errors[0][0]}: the set-up was accepted, expected the error '{errors[0][1]}'"]
+    return s, []
 
 
-def _expect(s: State, sc: Scenario, number: int, text: str) -> list[str]:
-    """Return the failure of one expectation line, or nothing when it holds."""
-    where = f"{Path(sc.path).name}:{number}"
-    key, _, value = text.partition(": ")
-    if key in ("log", "no log"):
-        lines = [_strip_ids(line) for line in s.log]
-        found = any(_strip_ids(value) in line for line in lines)
-        if found != (key == "log"):
-            return [f"{where}: log {'lacks' if key == 'log' else 'has'} a line with '{value}'"]
-        return []
-    if key in ("offers", "does not offer"):
-        offered = [_strip_ids(describe_action(s, a)) for a in engine.legal_actions(s)]
-        if (_strip_ids(value) in offered) != (key == "offers"):
-            return [f"{where}: the decision {'lacks' if key == 'offers' else 'has'} '{value}'; it offers: "
-                    f"{', '.join(offered) or 'nothing'}"]
-        return []
-    if key == "result":
-        want = {"none": None, "draw": [0] * len(s.players), "all lose": [-1] * len(s.players)}.get(value)
-        if value not in ("none", "draw", "all lose"):
-            winner = int(value.split()[0][1:]) - 1
-            want = [1 if p == winner else -1 for p in range(len(s.players))]
-        return [] if s.result == want else [f"{where}: result is {s.result}, expected '{value}'"]
-    p, what = _player(text, sc, number)
-    if what.startswith("sees: ") or what.startswith("does not see: "):
-        seen = what.split(": ", 1)[1] in observation(s, p)
-        return [] if seen == what.startswith("sees") else [f"{where}: P{p + 1} {what.split(':')[0]} that"]
-    return _expect_player(s, where, p, what)
-
-
-def _expect_player(s: State, where: str, p: int, what: str) -> list[str]:
-    zone, colon, names = what.partition(": ")
-    zones = s.players[p].zones
-    if colon and zone in zones:
-        actual = [s.cards[c].name for c in zones[zone]]
-        return [] if actual == _entries(names) else [f"{where}: P{p + 1} {zone} is {actual or '-'}"]
-    m = re.match(r"(\w+) count (\d+)$", what)
-    if m and m.group(1) in zones:
-        n = len(zones[m.group(1)])
-        return [] if n == int(m.group(2)) else [f"{where}: P{p + 1} {m.group(1)} has {n} cards"]
-    m = re.match(r"(\w+)\[(\d+)\] (\S+)(?: (.+))?$", what)
-    if m and m.group(1) in zones:
-        cards = zones[m.group(1)]
-        index = int(m.group(2))
-        if not 1 <= index <= len(cards):
-            return [f"{where}: P{p + 1} {m.group(1)} has no card {index}"]
-        return _expect_card(s, where, cards[index - 1], m.group(3), m.group(4))
-    key, _, value = what.partition(" ")
-    if key in s.players[p].resources:
-        have = s.players[p].resources[key]
-        return [] if str(have) == value else [f"{where}: P{p + 1} {key} is {have}, expected {value}"]
-    raise ScenarioError(f"{where}: cannot read expectation 'P{p + 1} {what}'")
-
-
-def _expect_card(s: State, where: str, cid: int, key: str, value: str | None) -> list[str]:
-    c = s.cards[cid]
-    if key == "face" and value in ("down", "up"):
-        ok = c.face_down == (value == "down")
-        return [] if ok else [f"{where}: {q.describe(s, cid)} is face {'down' if c.face_down else 'up'}"]
-    if key == "status":
-        name, _, stacks = (value or "").partition(" ")
-        have = c.statuses.get(name, [0])[0]
-        return [] if have == int(stacks or 1) else [f"{where}: {q.describe(s, cid)} has {have} {name}"]
-    if key == "is":
-        return [] if c.name == value else [f"{where}: the card there is {c.name}"]
-    phrase = f"{key} {value}" if value else key
-    if phrase in CARD_STATES:
-        flag, present = CARD_STATES[phrase]
-        return [] if (flag in c.flags) == present else [f"{where}: {q.describe(s, cid)} is not {phrase}"]
-    have = q.stat(s, cid, key)
-    return [] if str(have) == value else [f"{where}: {q.describe(s, cid)} {key} is {have}, expected {value}"]
+def _play(s: State, sc: Scenario, agent: ScriptedAgent, name: str) -> str:
+    """Apply the scripted choices up to the stop point; return why the script failed, or ''."""
+    while s.result is None and not engine.paused(s):
+        if sc.stop == "at the next choice" and agent.used >= len(agent.choices):
+            break  # 'offers:' lines look at this decision
+        if s.decision is None:
+            return f"{name}: the game stopped without a decision"
+        before = agent.used
+        try:
+            engine.apply_action(s, agent.choose(s, engine.legal_actions(s)))
+        except ScriptError as err:  # a choice not offered (it was read) or no choice left to read
+            at = f"{name}:{sc.sections['choices'][before][0]}" if agent.used > before else f"{name}"
+            return f"{at}: {err}"
+    return ""
 
 
 def _transcript(s: State, sc: Scenario) -> list[str]:
-    want = [text for _, text in sc.sections["transcript"]]
+    """Return a failure naming the first transcript line that differs from the log, or nothing."""
+    lines = sc.sections["transcript"]
+    want = [text for _, text in lines]
     if not want or want == s.log:
         return []
+    name = Path(sc.path).name
     for i, (a, b) in enumerate(zip(want, s.log, strict=False)):
         if a != b:
-            return [f"transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
-    return [f"transcript has {len(want)} lines, the game logged {len(s.log)}"]
+            return [f"{name}:{lines[i][0]}: transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
+    return [f"{name}:{lines[-1][0]}: transcript has {len(want)} lines, the game logged {len(s.log)}"]
 
 
 def update_transcript(path: Path, log: list[str]) -> None:
@@ -371,7 +324,7 @@ def run_paths(root: Path, paths: list[Path], update: bool = False) -> int:
             else:
                 out = run_scenario(sc, games[sc.ruleset])
         except ScenarioError as err:
-            print(f"ERROR {path}: {err}")
+            print(f"ERROR {err}" if str(err).startswith(str(path)) else f"ERROR {path}: {err}")
             failed += 1
             continue
         if out.passed:

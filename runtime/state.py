@@ -61,6 +61,13 @@ class Ctx:
     player: int = -1  # the player a lose rule is checked for ('their')
     window: list = field(default_factory=list)  # response window before it resolves: [next player, passes]
     used: bool | None = None  # priority levels: set once its turn came (used at will: whether it was used)
+    # While it resolves, step by step (docs/language.md 2.2.1): the next step, and what its sentences
+    # keep for the sentences after them.
+    step: int = 0
+    paid: bool = False  # the last cost sentence was paid ('if you do')
+    happened: bool = False  # the sentence before an 'if that happened' acted on something
+    runs: bool = True  # a sentence cut by a choice: whether its guard held when it began
+    chosen: list = field(default_factory=list)  # per choice slot: the ids chosen while resolving
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""
@@ -97,6 +104,7 @@ class State:
     step: str = ""
     tasks: list[list] = field(default_factory=list)
     stack: list[Ctx] = field(default_factory=list)
+    resolving: list[Ctx] = field(default_factory=list)  # abilities between two steps, innermost last
     pending: list[Ctx] = field(default_factory=list)
     battle: dict = field(default_factory=dict)
     decision: dict | None = None
@@ -129,6 +137,7 @@ class State:
         data["players"] = [PlayerState(**p) for p in data["players"]]
         data["cards"] = [CardState(**c) for c in data["cards"]]
         data["stack"] = [Ctx(**c) for c in data["stack"]]
+        data["resolving"] = [Ctx(**c) for c in data["resolving"]]
         data["pending"] = [Ctx(**c) for c in data["pending"]]
         return cls(rng=rng, game=game, **data)
 

@@ -108,7 +108,8 @@ def announce(s: State, ctx: Ctx) -> None:
 def priority_order(s: State, pending: list[Ctx]) -> tuple[list[Ctx], list[Ctx]]:
     """Return (the batch to stack now, what waits): level by level, the players alternating, the
     turn player first; overclock abilities wait until nothing else is on the stack."""
-    waiting = [c for c in pending if (c.event.get("name") == "overclocked" and s.stack) or _after_block(s, c)]
+    waiting = [c for c in pending if (c.event.get("name") == "overclocked" and (s.stack or s.resolving))
+               or _after_block(s, c)]
     ready = [c for c in pending if c not in waiting]
     n = len(s.players)
     out: list[Ctx] = []
@@ -143,8 +144,11 @@ def _within(s: State, ctx: Ctx) -> tuple[int, int]:
 
 
 def find_item(s: State, item: int) -> Ctx | None:
-    """Return the stack item with this id, or None if it has left the stack."""
+    """Return the stack item with this id (waiting or resolving), or None if it has left the stack."""
     for ctx in s.stack:
+        if ctx.item == item:
+            return ctx
+    for ctx in s.resolving:
         if ctx.item == item:
             return ctx
     return None

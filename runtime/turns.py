@@ -255,12 +255,13 @@ def _attack(s: State, task: list) -> None:
 def _block(s: State, task: list) -> None:
     rs, cid = s.game.ruleset, s.battle["attacker"]
     s.battle["declared"] = True  # unless the defender is asked below
-    if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "unblockable") or rs.blocker is None:
+    if s.cards[cid].zone != q.ACTIVE_ZONE:
         return
-    able = [b for b in q.select(s, rs, rules_ctx(s), rs.blocker)
-            if not q.has_flag(s, b, "cant_block") and "acted" not in s.cards[b].flags
-            and not q.block_refused(s, cid, b)]
+    able = [] if q.has_flag(s, cid, "unblockable") or rs.blocker is None else [
+        b for b in q.select(s, rs, rules_ctx(s), rs.blocker)
+        if not q.has_flag(s, b, "cant_block") and "acted" not in s.cards[b].flags and not q.block_refused(s, cid, b)]
     if not able:
+        _not_blocked(s)
         return
     if rs.blocker_side == "chosen":
         s.battle["declared"] = False
@@ -283,10 +284,17 @@ def declare_blocker(s: State, blocker: int | None) -> None:
     s.battle["declared"] = True
     if blocker is None:
         s.say(f"P{s.battle['defender'] + 1} does not block")
+        _not_blocked(s)
         return
     s.battle["blocker"] = blocker
     s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
     s.tasks.append(["block_events", blocker])
+
+
+def _not_blocked(s: State) -> None:
+    """The attack goes unblocked: 'is not blocked' comes next, before battle damage, so what it sets
+    off can still remove the attacker (battle damage checks that the attacker is on the field)."""
+    s.tasks.append(["emit", "unblocked", s.battle["attacker"]])
 
 
 def _block_events(s: State, task: list) -> None:
@@ -308,22 +316,42 @@ def _battle_damage(s: State, task: list) -> None:
         emit(s, "attack_succeeded", player=s.cards[b["attacker"]].controller)
         emit(s, "attack_received", player=b["defender"])
     elif s.cards[b["blocker"]].zone == q.ACTIVE_ZONE:
+        battling = (b["attacker"], b["blocker"])
         if rs.win_stat:
-            # What decides the winner is the value each had when battle damage was dealt.
-            b["dealt"] = [[c, s.cards[c].moves, q.stat(s, c, rs.win_stat)] for c in (b["attacker"], b["blocker"])]
+            # What decides the winner is the (current) value each had when battle damage was dealt.
+            b["dealt"] = [[c, s.cards[c].moves, q.stat(s, c, rs.win_stat)] for c in battling]
+        _exchange(s, ctx, battling)
+        if rs.win_stat:
+            # Destruction by battle damage happens now, before any ability it sets off can remove a
+            # card: a card removed by such an ability later was not destroyed by battle damage.
+            check_state(s)
+            b["destroyed"] = [c for c, moves, _ in b["dealt"] if s.cards[c].moves != moves]
+
+
+def _exchange(s: State, ctx: Ctx, battling: tuple[int, int]) -> None:
+    """Deal battle damage: at the same time, so while the ruleset's 'blocked' body runs both cards are
+    read as they were when it began (a card's damage lowering its stat does not lower what it deals).
+    Afterwards, a battling card that leaves is read as it was when it left (q.last_known)."""
+    rs, b = s.game.ruleset, s.battle
+    b["known"] = [[c, q.known_facts(s, c)] for c in battling]
+    b["exchange"] = True
+    try:
         rs.blocked(s, ctx)
+    finally:
+        b["exchange"] = False
 
 
 def _battle_won(s: State, task: list) -> None:
-    """After battle damage and its checks: the card that destroyed the other with a higher value wins."""
+    """After battle damage and its checks: the card that destroyed the other by battle damage with a
+    higher value, and was not destroyed by it itself, wins (even if an ability removed it since)."""
     rs, b = s.game.ruleset, s.battle
     if not b.get("dealt"):
         return
-    (a, a_moves, a_value), (d, d_moves, d_value) = b["dealt"]
-    gone = {c for c, moves in ((a, a_moves), (d, d_moves)) if s.cards[c].moves != moves}
-    if d in gone and a_value > d_value:
+    (a, _, a_value), (d, _, d_value) = b["dealt"]
+    destroyed = set(b["destroyed"])
+    if d in destroyed and a not in destroyed and a_value > d_value:
         b["winner"] = a
-    elif a in gone and d_value > a_value:
+    elif a in destroyed and d not in destroyed and d_value > a_value:
         b["winner"] = d
     else:
         return
@@ -393,4 +421,5 @@ TASKS = {
     "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
     "block_events": _block_events,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
+    "resolve_step": resolve.step_task, "resolved": resolve.resolved_task,
 }

@@ -13,14 +13,19 @@ def _card(s: State, cid: int, viewer: int | None) -> str:
     parts = [q.describe(s, cid)]
     cost = ", ".join(f"{n} {r}" for r, n in s.game.cards[c.name].cost.items())
     stats = [f"cost {cost}"] if cost and c.zone != "field" else []
-    stats += [f"{name} {q.stat(s, cid, name)}" for name in s.game.ruleset.stats
-              if name in s.game.cards[c.name].stats]
+    stats += [_stat(s, cid, name) for name in s.game.ruleset.stats if name in s.game.cards[c.name].stats]
     if c.damage:
         stats.append(f"damage {c.damage}")
     stats += [f"{name} x{held[0]}" for name, held in sorted(c.statuses.items())]
     if c.face_down:
         stats.append("face down")
     return parts[0] + (f" ({', '.join(stats)})" if stats else "")
+
+
+def _stat(s: State, cid: int, name: str) -> str:
+    """Return 'bp 3000', or 'bp 1000 (printed 3000)' when changes or damage make the current value differ."""
+    current, printed = q.stat(s, cid, name), q.printed_stat(s, cid, name)
+    return f"{name} {current}" + (f" (printed {printed})" if current != printed else "")
 
 
 def _zone(s: State, p: int, zone: str, viewer: int | None) -> str:

@@ -26,6 +26,8 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "is played": EventSpec("played", "card"),
     "is destroyed": EventSpec("destroyed", "card"),
     "is blocked": EventSpec("blocked", "card"),
+    # an attack that no card blocks, before its damage: what it sets off can still stop that damage
+    "is not blocked": EventSpec("unblocked", "card"),
     "enters the field": EventSpec("entered", "card"),
     "leaves the field": EventSpec("left", "card"),
     "attacks": EventSpec("attacks", "card"),
@@ -104,6 +106,11 @@ EFFECTS: dict[str, EffectSpec] = {
     "BlockedBy": EffectSpec("blocked_by", static=True),
     "MustBlock": EffectSpec("must_block", static=True),
     "DamageFloor": EffectSpec("damage_floor", static=True),
+    # choices while resolving (runtime/choices.py)
+    "Choose": EffectSpec("choose"),
+    "Reveal": EffectSpec("reveal"),
+    "PutInto": EffectSpec("put_into"),
+    "Shuffle": EffectSpec("shuffle"),
     # automatic battles (runtime/battle/effects.py)
     "Hit": EffectSpec("hit", battle="only"),
     "Recover": EffectSpec("recover", battle="only"),
@@ -172,6 +179,7 @@ ACTIONS: dict[str, str] = {
 RESTRICTIONS: dict[str, str] = {
     "be blocked": "unblockable",
     "be targeted": "untargetable",
+    "be targeted by the opponent's effects": "untargetable_by_opponent",
     "attack": "cant_attack",
     "block": "cant_block",
     "be damaged": "undamageable",
@@ -191,13 +199,18 @@ PLAYER_WORDS: dict[str, str] = {
     "the defending player": "defender",
     "its controller": "event_controller",
     "their controller": "event_controller",
+    "its owner": "event_owner",
 }
+# Player words that name the controller or owner of the card an event is about.
+EVENT_CARD_PLAYERS = ("its controller", "their controller", "its owner")
+# Player events that are also about a card ('that card' is the card drawn); the others have none.
+PLAYER_EVENTS_WITH_A_CARD = ("draws a card", "draw a card")
 
 # Trigger subjects that are players: "when you draw a card", "when an opponent loses life".
 SUBJECT_PLAYERS: dict[str, str] = {"you": "you", "an opponent": "opponent", "the opponent": "opponent",
                                    "each player": "each", "the turn player": "turn",
                                    "the defending player": "defender", "its controller": "you",
-                                   "their controller": "you"}
+                                   "their controller": "you", "its owner": "owner"}
 
 # "a creature you control" -> control relative to the ability's controller.
 CONTROL_WORDS: dict[str, str] = {

@@ -76,6 +76,8 @@ objects = st.one_of(
     st.just(n.TargetPlayer(L)), filters.map(lambda f: n.Each(L, f)),
     st.builds(lambda s, f: n.Extreme(L, s, f), st.sampled_from(["leftmost", "rightmost"]), filters),
     filters.map(lambda f: n.RandomOne(L, f)))
+# 'give' takes cards only: a player word before a keyword name is not in the grammar
+give_objects = objects.filter(lambda o: not isinstance(o, (n.PlayerRef, n.TargetPlayer)))
 
 
 def conditions(depth: int = 2) -> st.SearchStrategy:
@@ -110,7 +112,7 @@ effects = st.one_of(
     st.builds(lambda p, a, r: n.Gain(L, p, a, r), players, exprs, names),
     st.builds(lambda p, a, r: n.Lose(L, p, a, r), players, amount_or_all, names),
     st.builds(lambda a, r: n.Pay(L, a, r), exprs, names),
-    st.builds(lambda t, x, d: n.Give(L, t, x, d), objects, names, durations),
+    st.builds(lambda t, x, d: n.Give(L, t, x, d), give_objects, names, durations),
     st.builds(lambda a, x, t, d: n.PutStatus(L, a, x, t, d), exprs, names, objects, durations),
     st.builds(lambda a, x, t: n.Remove(L, a, x, t), amount_or_all, names, objects),
     objects.map(lambda t: n.RemoveDamage(L, t)),

@@ -7,8 +7,11 @@ import subprocess
 import sys
 
 from runtime import engine
-from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError
+from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
+from runtime.decks import load_deck
+from runtime.play import deck_path, default_decks
 from runtime.scenario import discover, read_scenario
+from runtime.state import State
 from tests.conftest import ROOT
 
 
@@ -17,12 +20,22 @@ def _play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 
-def test_play_prints_a_full_game_and_is_deterministic():
+def _cli_decks(game) -> list[list[str]]:
+    """Return the decks `cardc play simple_duel` plays without --deck: the first two legal sample decks."""
+    known = {n for n, c in game.cards.items() if not c.token}
+    rs = game.ruleset
+    return [load_deck(deck_path(ROOT, "simple_duel", d), known, rs.deck_size, rs.max_copies, game.joker_names)
+            for d in default_decks(ROOT, game)]
+
+
+def test_play_prints_a_full_game_and_is_deterministic(simple_duel):
     first, again, other = _play("--seed", "3"), _play("--seed", "3"), _play("--seed", "4")
     assert first.returncode == 0, first.stderr
     lines = first.stdout.splitlines()
     assert lines[0].startswith("setup: P") and lines[0].endswith("goes first")
-    assert lines[-1].endswith(" wins") or "draw" in lines[-1]
+    s = simple_duel.new_game(_cli_decks(simple_duel), 3)  # the same game in this process: the log it prints
+    play(s, [RandomAgent(3 * 7919 + p) for p in range(2)])
+    assert lines == s.log and engine.is_terminal(s)
     assert first.stdout == again.stdout
     assert first.stdout != other.stdout
 
@@ -47,11 +60,33 @@ def test_human_agent_shows_the_board_and_reads_a_choice(simple_duel, simple_duel
     assert shown.count("your choice> ") == 3 and "type a number from 1 to" in shown
 
 
-def test_human_play_through_the_cli_hides_the_opponents_hand():
-    result = _play("--seed", "5", "--human", "1", stdin="1\n" * 400)
-    assert result.returncode in (0, 1)
-    assert "P1 (you)" in result.stdout and "your choice> " in result.stdout
-    assert "hand: 5 cards" in result.stdout or "hand: 6 cards" in result.stdout
+def _human_game(game, seed: int, answers: int) -> tuple[State, int, int]:
+    """Replay what `cardc play --seed N --human 1` plays when P1 answers '1' (the first action) `answers`
+    times: return the state where it stops, P1's prompts, and P2's hand size at P1's first choice."""
+    s = game.new_game(_cli_decks(game), seed)
+    opponent, prompts, hand = RandomAgent(seed * 7919 + 1), 0, -1
+    while not engine.is_terminal(s) and prompts <= answers:
+        actions = engine.legal_actions(s)
+        if s.decision["player"] == 0:
+            prompts += 1
+            hand = len(s.players[1].zones["hand"]) if hand < 0 else hand
+            if prompts > answers:
+                break  # the prompt is shown, the input has ended
+        engine.apply_action(s, actions[0] if s.decision["player"] == 0 else opponent.choose(s, actions))
+    return s, prompts, hand
+
+
+def test_human_play_through_the_cli_hides_the_opponents_hand(simple_duel):
+    answers = 400
+    result = _play("--seed", "5", "--human", "1", stdin="1\n" * answers)
+    s, prompts, hand = _human_game(simple_duel, 5, answers)
+    finished = engine.is_terminal(s)
+    assert result.returncode == (0 if finished else 1), result.stderr
+    assert result.stderr == ("" if finished else "\ninput ended: the game is abandoned\n")
+    assert result.stdout.count("your choice> ") == prompts and result.stdout.count("P1 (you)") == prompts
+    assert f"hand: {hand} cards" in result.stdout  # the opponent's hand is a count, not its cards
+    lines = result.stdout.replace("your choice> ", "your choice>\n").splitlines()  # the log goes on after a prompt
+    assert [line for line in lines if line in set(s.log)] == s.log
 
 
 def test_scripted_agent_is_strict(simple_duel, simple_duel_decks):

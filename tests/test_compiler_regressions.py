@@ -79,7 +79,8 @@ def test_root_without_cards_folder_is_an_error(tmp_path):
     result = subprocess.run([sys.executable, "-m", "compiler", "--root", str(missing), "build"],
                             cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                             capture_output=True, text=True)
-    assert result.returncode != 0
+    message = f"cardc: {missing.resolve()} has no cards/ folder; give the project folder with --root\n"
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)  # an error, not a traceback
     assert not missing.exists()
 
 
@@ -111,8 +112,8 @@ choices:
     target Kilnheart Brute
 
 expect:
-    log: Kilnheart Brute takes 1 damage (total 1)
-    log: Pebble Sprite is destroyed
+    log: T3 main.activation: Kilnheart Brute takes 1 damage (total 1)
+    log: T3 main.activation: Pebble Sprite is destroyed
     P2 field: Kilnheart Brute
 """, encoding="utf-8")
     build(tmp_path)

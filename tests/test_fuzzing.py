@@ -32,7 +32,7 @@ from compiler.diagnostics import CompileError
 from compiler.fmt import format_file
 from compiler.parser import parse
 from compiler.symbols import collect
-from runtime import fuzzing, invariants
+from runtime import fuzz_targets, fuzzing, invariants
 from runtime.agents import RandomAgent
 from runtime.scenario import run_paths
 from tests.conftest import ROOT
@@ -116,8 +116,8 @@ def test_generated_cards_compile_import_and_play(built_snapshot, f, seed):
             game = Game(module.RULESET, module.CARDS, module.KEYWORDS, module.STATUSES)
         names = [c.name for c in f.items]
         assert all(name in game.cards for name in names)
-        pool = fuzzing.Pool("simple_duel", game, sorted(x for x, c in game.cards.items() if not c.token), {})
-        target = fuzzing.Target(pool, "cards", "generated", focus=names)
+        pool = fuzz_targets.Pool("simple_duel", game, sorted(x for x, c in game.cards.items() if not c.token), {})
+        target = fuzz_targets.Target(pool, "cards", "generated", focus=names)
         rng = random.Random(seed)
         for _ in range(3):
             game_seed, decks = fuzzing.random_inputs(target, rng)
@@ -263,7 +263,7 @@ def _front_end(name: str, data: bytes) -> None:
             lines = data.count(b"\n") + 2
             for d in err.diagnostics:
                 assert d.path == rel and 1 <= d.line <= lines and d.col >= 1 and d.message, d
-                assert d.code in ("E001", "E002", "E003", "E004", "E005"), d
+                assert d.code in ("E001", "E002", "E003", "E004", "E005", "E006"), d
         else:
             assert isinstance(f, n.File)
             files = [x for key, x in FILES.items() if key != name] + [f]

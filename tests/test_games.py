@@ -78,15 +78,23 @@ def test_same_seed_same_log_different_seed_different_log(simple_duel, simple_due
     assert logs[0] != logs[2]
 
 
-def test_greedy_agent_plays_full_games(simple_duel, simple_duel_decks):
-    results = []
+def _ended_as_logged(s: State) -> bool:
+    """Return whether a finished game's last log line says the result it holds."""
+    winners = ", ".join(f"P{p + 1}" for p, r in enumerate(engine.returns(s)) if r == 1)
+    return s.log[-1].endswith(f"{winners} wins") if winners else "draw" in s.log[-1] or "nobody wins" in s.log[-1]
+
+
+def test_greedy_agent_plays_full_games_and_beats_a_random_one(simple_duel, simple_duel_decks):
+    wins = {"greedy": 0, "random": 0}
     for seed in range(10):
-        s = simple_duel.new_game([simple_duel_decks[0], simple_duel_decks[1 % len(simple_duel_decks)]], seed)
-        agents = [GreedyAgent(), RandomAgent(seed)]
-        while not engine.is_terminal(s):
-            acts = engine.legal_actions(s)
-            a = agents[s.decision["player"]].choose(s, acts)
-            assert describe_action(s, a)
-            engine.apply_action(s, a)
-        results.append(engine.returns(s)[0])
-    assert set(results) <= {-1, 0, 1}
+        for kind, first in (("greedy", GreedyAgent()), ("random", RandomAgent(seed + 100))):
+            s = simple_duel.new_game([simple_duel_decks[0], simple_duel_decks[1 % len(simple_duel_decks)]], seed)
+            agents = [first, RandomAgent(seed)]
+            while not engine.is_terminal(s):
+                acts = engine.legal_actions(s)
+                a = agents[s.decision["player"]].choose(s, acts)
+                assert describe_action(s, a)
+                engine.apply_action(s, a)
+            assert _ended_as_logged(s), (seed, kind, s.result, s.log[-1])
+            wins[kind] += engine.returns(s)[0] == 1
+    assert wins["greedy"] > wins["random"], wins  # the same seat, decks and opponent: greedy play wins more often

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from compiler.build import build, compile_project, stale
 from tests.conftest import ROOT
@@ -40,14 +44,16 @@ def test_killed_build_leaves_old_or_new_never_mixed(project: Path):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.1, 1.3) * duration)
         proc.kill()
-        proc.wait()
+        finished = proc.wait() == 0  # it ended by itself before the kill: a whole build, so the new folder
+        assert finished or proc.returncode == -signal.SIGKILL, f"the build failed on its own: {proc.returncode}"
         now = _folder(project)
         assert now in (old, new), "generated/simple_duel is a mix of old and new files"
+        assert now == new or not finished, "a build that finished left the old folder"
         outcomes.append("new" if now == new else "old")
         build(project)  # a later build finishes the job and clears leftovers
         assert _folder(project) == new and stale(project) == []
         assert not [p for p in (project / "generated").rglob(".cardc-*")]
-    assert len(outcomes) == 6
+    assert "old" in outcomes, outcomes  # the earliest kills land while it compiles, before any switch
 
 
 class Crash(Exception):
@@ -82,3 +88,83 @@ def test_crash_while_staging_or_before_the_switch_leaves_the_old_folder(project:
         monkeypatch.setattr(files, "_exchange", real_exchange)
     build(project)
     assert _folder(project) != old and stale(project) == []
+
+
+def _killed_build(project: Path, step: str) -> int:
+    """Run a build that switches folders without renameat2 and kills itself just before `step`; return its code."""
+    env = os.environ | {"CARDC_NO_RENAMEAT2": "1", "CARDC_BUILD_KILL_BEFORE": step}
+    proc = subprocess.run([sys.executable, "-m", "compiler", "--root", str(project), "build"], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    return proc.returncode
+
+
+def _load_in(project: Path) -> subprocess.CompletedProcess:
+    """Load the project's Simple Duel through runtime.load, as `cardc play` does, in a fresh process."""
+    code = "import sys; from runtime.load import load_game; load_game('simple_duel'); " \
+           "print(sys.modules['generated.simple_duel'].__file__)"
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True)
+
+
+@pytest.fixture
+def small(project: Path) -> Path:
+    """Return the project with a smaller Simple Duel (ruleset, keywords, counters): the same switch, faster builds."""
+    for card in ("creatures", "spells", "keep_spells"):
+        (project / "cards" / "simple_duel" / f"{card}.card").unlink()
+    return project
+
+
+def test_fallback_killed_before_each_step_leaves_the_folder_old_or_new(small: Path, monkeypatch):
+    from compiler.files import FALLBACK_STEPS
+
+    project, cards = small, small / "cards" / "simple_duel"
+    build(project)
+    old = _folder(project)
+    saved = project / "saved-generated"
+    shutil.copytree(project / "generated", saved)
+    (cards / "counters.card").write_text((cards / "counters.card").read_text(encoding="utf-8") + "\n# edited\n",
+                                         encoding="utf-8")
+    new = {Path(o.path).name: o.text for o in compile_project(project) if "/simple_duel/" in o.path}
+    assert new != old
+    gen = project / "generated"
+    staged, aside, trash = (f".cardc-{part}simple_duel" for part in ("", "old-", "trash-"))
+    leftovers = {"move-old": {staged}, "move-new": {staged, aside}, "discard-old": {aside}, "remove-old": {trash},
+                 "end": set()}
+    for k, step in enumerate((*FALLBACK_STEPS, "end")):
+        shutil.rmtree(gen)
+        shutil.copytree(saved, gen)
+        assert _killed_build(project, step) == -signal.SIGKILL, f"the build was not killed before {step}"
+        left = {p.name for p in gen.iterdir() if p.name.startswith(".cardc-")}
+        assert left == leftovers[step], f"killed before {step}"  # it stopped exactly there
+        if k == 0:  # what the killed builds stage (the compiler on disk; equal to `new` unless it is being edited)
+            staged_files = {p.name: p.read_text(encoding="utf-8") for p in (gen / staged).glob("*.py")}
+            assert staged_files != old
+        expected = old if k <= FALLBACK_STEPS.index("move-new") else staged_files
+        if step == "move-new":  # the one point where the folder is missing on disk: its whole old copy is beside it
+            assert not (gen / "simple_duel").exists()
+            assert {p.name: p.read_text(encoding="utf-8") for p in (gen / aside).glob("*.py")} == old
+            loaded = _load_in(project)  # the loader puts it back before it imports
+            init = project / "generated" / "simple_duel" / "__init__.py"  # not another checkout's package
+            assert (loaded.returncode, loaded.stderr, loaded.stdout) == (0, "", f"{init}\n")
+        assert _folder(project) == expected, f"killed before {step}: the folder is not entirely the expected one"
+        monkeypatch.setenv("CARDC_NO_RENAMEAT2", "1")
+        build(project)  # the next build, still without renameat2, finishes the job and clears leftovers
+        monkeypatch.delenv("CARDC_NO_RENAMEAT2")
+        assert _folder(project) == new and not list(gen.rglob(".cardc-*"))
+    assert stale(project) == []
+
+
+def test_next_build_and_check_put_a_moved_aside_folder_back_first(small: Path):
+    from runtime.folder_recovery import OLD_PREFIX
+
+    project = small
+    build(project)
+    old = _folder(project)
+    gen = project / "generated"
+    (gen / "simple_duel").rename(gen / f"{OLD_PREFIX}simple_duel")  # as a build killed before 'move-new' leaves it
+    assert stale(project) == []  # `cardc check` reads it back in place
+    assert _folder(project) == old and not (gen / f"{OLD_PREFIX}simple_duel").exists()
+    (gen / "simple_duel").rename(gen / f"{OLD_PREFIX}simple_duel")
+    report = build(project)
+    assert {action for action, _ in report.actions} == {"unchanged"}  # put back, nothing to rewrite
+    assert _folder(project) == old and not list(gen.rglob(".cardc-*"))

@@ -12,8 +12,7 @@ from tests.conftest import ROOT
 POOL = ROOT / "cards" / "simple_duel"
 POOLS = sorted(p for p in (ROOT / "cards").iterdir() if (p / "ruleset.card").exists())
 # Constructs that make up a ruleset's own structure, or only cards' headers, are not counted.
-# Attributes parse and compile but nothing reads them yet (attribute filters are planned).
-RULESET_ONLY = {"AttrsDecl", "AttrItem", "Stage", "PlayStaged", "AttackAll", "Attacker", "Blocker", "OrderKey", "Setting", "KindRule",
+RULESET_ONLY = {"Stage", "PlayStaged", "AttackAll", "Attacker", "Blocker", "OrderKey", "Setting", "KindRule",
                 "ZoneDecl", "Step", "Phase", "Turn", "Battle", "TriggerOrder", "Checks", "LoseRule", "Ruleset",
                 "Variant", "Actions", "ActionItem", "TakeActions", "AnnounceTurn", "ChosenBlocker", "DealJokers",
                 "ActionRight", "Budget"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,7 +28,7 @@ def _ast_or_located_error(text: str) -> None:
         lines = text.count("\n") + 2
         for d in err.diagnostics:
             assert d.path == "fuzz.card" and 1 <= d.line <= lines and d.col >= 1, d
-            assert d.code in ("E001", "E002", "E003", "E004") and d.message
+            assert d.code in ("E001", "E002", "E003", "E004", "E006") and d.message
         return
     assert isinstance(f, n.File)
     # What parses must also validate without a traceback (errors are data, not exceptions).
@@ -53,7 +55,9 @@ def test_fmt_round_trip_of_generated_asts(f):
 @given(gen.files)
 def test_generated_asts_validate_without_traceback(f):
     diagnostics = validate([RULESET, f], collect([RULESET, f]))
-    assert all(d.line >= 0 and d.code.startswith("E") for d in diagnostics)
+    for d in diagnostics:  # each at the place of a node of the drawn file (every drawn node is at NOWHERE)
+        assert (d.path, d.line, d.col) == (f.path, n.NOWHERE.line, n.NOWHERE.col), d
+        assert re.fullmatch(r"E\d{3}", d.code) and d.message, d
 
 
 def test_fmt_round_trip_of_every_real_card_file():

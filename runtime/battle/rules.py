@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.battle.state import Fighter, Sword
+from runtime.folder_recovery import restore_package
 
 
 def _file_order(where: str) -> tuple[str, int]:
@@ -62,5 +63,6 @@ class Rules:
 
 def load_rules(ruleset: str) -> Rules:
     """Return the Rules of a battle ruleset compiled into generated/<ruleset>/."""
+    restore_package(ruleset)  # a build killed mid-switch may have left it aside (runtime/folder_recovery.py)
     module = importlib.import_module(f"generated.{ruleset}")
     return Rules(module.RULESET, module.CARDS, module.STATUSES, getattr(module, "ENCHANTMENTS", {}))

@@ -10,12 +10,14 @@ Format (one instruction per line, '#' comments):
     run: action count | states phase | N action(s) | death judgment | turn | battle
     expect WHO VALUE N    expect WHO swords: Slash Sword (used), Shock Sword [StunGiving 2]
     expect party A: Wall, Aria    expect turn N    expect result: A|B|draw|none
-    expect log: TEXT    expect no log: TEXT    expect log in order: TEXT | TEXT | ...
+    expect log: LINE    expect no log: LINE    expect log in order: LINE | LINE | ...   (whole log lines)
+    expect log contains: TEXT    expect no log contains: TEXT      (a deliberate partial match)
 WHO is a position ('A1', 'B2') or a swordsman's name (also after it exited).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -153,12 +155,9 @@ def sword_text(s: Battle, w: Sword) -> str:
 def _expect(s: Battle, text: str) -> list[str]:
     if text.startswith("log in order: "):
         return _in_order(s.log, [x.strip() for x in text[14:].split(" | ")])
-    if text.startswith("log: ") or text.startswith("no log: "):
-        wanted = text.split(": ", 1)[1]
-        present = any(wanted in line for line in s.log)
-        if present == text.startswith("log: "):
-            return []
-        return [f"the log {'lacks' if not present else 'has'} '{wanted}'"]
+    key, _, wanted = text.partition(": ")
+    if key in ("log", "no log", "log contains", "no log contains"):
+        return _log(s.log, key, wanted)
     if text.startswith("result: "):
         return _same("result", s.result or "none", text[8:])
     if text.startswith("turn "):
@@ -175,14 +174,35 @@ def _expect(s: Battle, text: str) -> list[str]:
     return _same(f"{name} {key}", str(found), value)
 
 
+def _log(log: list[str], key: str, wanted: str) -> list[str]:
+    """Return a failure unless the log has (or, after 'no', lacks) the whole line, or a line containing it."""
+    partial = key.endswith("contains")
+    hits = [i for i, line in enumerate(log, 1) if (wanted in line if partial else wanted == line)]
+    if key == "log":
+        return [] if hits else [f"the log lacks the line '{wanted}'{_closest(log, wanted)}"]
+    if key == "log contains":
+        return [] if hits else [f"no log line contains '{wanted}'"]
+    if not hits:
+        return []
+    if key == "no log":
+        return [f"the log has the line '{wanted}' (line {hits[0]})"]
+    return [f"log line {hits[0]} contains '{wanted}': '{log[hits[0] - 1]}'"]
+
+
+def _closest(log: list[str], wanted: str) -> str:
+    """Return '; the closest line is ...' naming a line that contains the text (or is most like it), or ''."""
+    near = [line for line in log if wanted in line][:1] or difflib.get_close_matches(wanted, log, n=1, cutoff=0.6)
+    return f"; the closest line is '{near[0]}'" if near else ""
+
+
 def _in_order(log: list[str], wanted: list[str]) -> list[str]:
-    """Return a failure unless each text is in a log line after the line of the text before it."""
+    """Return a failure unless each whole line is logged after the line before it."""
     at = 0
-    for text in wanted:
-        found = next((i for i in range(at, len(log)) if text in log[i]), None)
+    for k, text in enumerate(wanted):
+        found = next((i for i in range(at, len(log)) if log[i] == text), None)
         if found is None:
-            where = "the log" if not any(text in line for line in log) else "the log after the line before"
-            return [f"{where} lacks '{text}' (expected in order: {' | '.join(wanted)})"]
+            what = f"has '{text}' only before '{wanted[k - 1]}'" if text in log else f"lacks the line '{text}'"
+            return [f"the log {what} (expected in order: {' | '.join(wanted)})"]
         at = found + 1
     return []
 
