@@ -89,9 +89,9 @@ def bench_battles(battles: int) -> dict[str, float]:
     """Return battles per second, ms per battle, actions and hits per battle over random legal parties."""
     import random
 
-    from runtime.battle.fuzz import random_party
-    from runtime.battle.play import battle, budget_of
     from runtime.battle.rules import load_rules
+    from tools.battle.fuzz import random_party
+    from tools.battle.play import battle, budget_of
 
     rules = load_rules("marguerite")
     budget = budget_of(rules)

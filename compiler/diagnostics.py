@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from runtime.spelling import did_you_mean, quoted_list
+
+__all__ = ["CompileError", "Diagnostic", "did_you_mean", "quoted_list"]  # the two spellings are the runtime's
 
 # Each error kind has a stable code. Messages say what was found, what was expected, where.
 CODES = {
@@ -67,21 +70,3 @@ class CompileError(Exception):
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
         super().__init__("\n".join(d.render(None) for d in self.diagnostics))
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """Return "; did you mean 'x'?" for the closest known word, or '' when nothing is close."""
-    close = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
-    if not close:
-        lowered = {k.lower(): k for k in known}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
-def quoted_list(words: Iterable[str], limit: int = 8) -> str:
-    """Return words quoted, sorted and comma-separated, eliding past `limit`."""
-    items = sorted(set(words))
-    shown = ", ".join(f"'{w}'" for w in items[:limit])
-    more = len(items) - limit
-    return shown + (f" (and {more} more)" if more > 0 else "")

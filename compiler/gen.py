@@ -1,6 +1,6 @@
 """Hypothesis strategies for cards that VALIDATE against a ruleset, and for the games around them.
 
-Public entry points (reused by tests/test_fuzzing.py and `cardc fuzz`, see runtime/fuzzing.py):
+Public entry points (reused by tests/test_fuzzing.py and `cardc fuzz`, see tools/fuzzing.py):
 
 - `valid_cards(symbols, names=None, exclude=())`: one well-formed card AST (compiler/nodes.py)
   that `compiler.check.validate` accepts with no diagnostic, in the vocabulary of `symbols`

@@ -155,11 +155,6 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
-    def __str__(self) -> str:
-        from runtime.view import render_state
-
-        return render_state(self)
-
     def touch(self) -> None:
         """Forget derived indexes after a change to zones, statuses or grants."""
         self.index_cache = None

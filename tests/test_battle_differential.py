@@ -2,7 +2,7 @@
 the reference interpreter's (compiler/interpret_battle.py, walking cards/marguerite/) play the same battles
 and must log exactly the same lines and end in the same state.
 
-(a) random battles between random legal parties (runtime/battle/fuzz.py), under the default options and
+(a) random battles between random legal parties (tools/battle/fuzz.py), under the default options and
 under every other value of each option; (b) every battle scenario (tests/battles/marguerite/*.battle);
 (c) edge-case swords, states and enchantments the pool lacks (sentences written out of order, riders with
 parameters, several hooks, powers, sword-list effects), compiled with the real pipeline into a temporary
@@ -21,16 +21,16 @@ import pytest
 from compiler.build import KEY_LINE, build, compile_ruleset
 from compiler.interpret_battle import interpret_battle_rules
 from compiler.symbols import collect
-from runtime.battle.fuzz import random_party
 from runtime.battle.parties import SwordsmanSpec
-from runtime.battle.play import budget_of
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules, load_rules
-from runtime.battle.scenario import parse_scenario, run_scenario
 from runtime.battle.state import Battle, Fighter
 from runtime.defs import RulesetDef
 from tests.conftest import ROOT, generated_package
 from tests.test_differential import first_difference, parse_folder
+from tools.battle.fuzz import random_party
+from tools.battle.play import budget_of
+from tools.battle.scenario import parse_scenario, run_scenario
 
 FOLDER = ROOT / "cards" / "marguerite"
 BATTLES = 200  # under the default options

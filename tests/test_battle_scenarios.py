@@ -1,5 +1,5 @@
 """Every battle scenario (tests/battles/marguerite/*.battle) passes: each ruling of the Marguerite digest
-as data (format: runtime/battle/scenario.py), and every R-MG ruling has one. Adding a case needs no
+as data (format: tools/battle/scenario.py), and every R-MG ruling has one. Adding a case needs no
 Python edit."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runtime.battle.rules import load_rules
-from runtime.battle.scenario import parse_scenario, run_scenario
+from tools.battle.scenario import parse_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "battles" / "marguerite"

@@ -78,14 +78,14 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def cli(root: Path, *args: str, seed: str | None = None, root_first: bool = True) -> subprocess.CompletedProcess:
-    """Run `python -m compiler --root ROOT ...` in a fresh interpreter."""
+    """Run `python -m tools --root ROOT ...` in a fresh interpreter."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PYTHONHASHSEED", None)
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
     where = ["--root", str(root)]
     argv = [*where, *args] if root_first else [*args, *where]
-    return subprocess.run([sys.executable, "-m", "compiler", *argv], cwd=root, env=env,
+    return subprocess.run([sys.executable, "-m", "tools", *argv], cwd=root, env=env,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -9,14 +9,14 @@ import sys
 from runtime import engine
 from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
 from runtime.decks import load_deck
-from runtime.play import deck_path, default_decks
-from runtime.scenario import discover, read_scenario
 from runtime.state import State
 from tests.conftest import ROOT
+from tools.play import deck_path, default_decks
+from tools.scenario import discover, read_scenario
 
 
 def _play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler", "play", "simple_duel", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools", "play", "simple_duel", *args], cwd=ROOT,
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 

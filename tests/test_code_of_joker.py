@@ -11,8 +11,8 @@ from runtime.agents import GreedyAgent, RandomAgent
 from runtime.decks import load_deck
 from runtime.invariants import violations
 from runtime.load import load_game
-from runtime.play import default_decks
 from tests.conftest import ROOT
+from tools.play import default_decks
 
 GAMES = 150  # per version and agent kind: 300 games per version
 DECKS = ROOT / "cards" / "code_of_joker" / "decks"

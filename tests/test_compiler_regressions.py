@@ -76,7 +76,7 @@ def test_generated_files_get_normal_permissions(tmp_path):
 
 def test_root_without_cards_folder_is_an_error(tmp_path):
     missing = tmp_path / "typo"
-    result = subprocess.run([sys.executable, "-m", "compiler", "--root", str(missing), "build"],
+    result = subprocess.run([sys.executable, "-m", "tools", "--root", str(missing), "build"],
                             cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                             capture_output=True, text=True)
     message = f"cardc: {missing.resolve()} has no cards/ folder; give the project folder with --root\n"
@@ -86,8 +86,8 @@ def test_root_without_cards_folder_is_an_error(tmp_path):
 
 def test_it_inside_a_with_clause_means_the_target_named_before_it(tmp_path):
     """'destroy each creature with power < power of it' compares with the target, not the event card."""
-    from runtime.scenario import read_scenario, run_scenario
     from tests.conftest import compiled_game
+    from tools.scenario import read_scenario, run_scenario
 
     shutil.copytree(ROOT / "cards", tmp_path / "cards")
     (tmp_path / "cards" / "simple_duel" / "quirk.card").write_text(

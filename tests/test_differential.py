@@ -25,8 +25,8 @@ from runtime.decks import load_deck
 from runtime.defs import RulesetDef
 from runtime.engine import Game
 from runtime.load import load_game
-from runtime.scenario import read_scenario, run_scenario
 from tests.conftest import ROOT, compiled_game
+from tools.scenario import read_scenario, run_scenario
 
 SEEDS = 60
 BATCHES = 4

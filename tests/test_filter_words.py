@@ -17,10 +17,10 @@ from runtime import turns
 from runtime import vocabulary as v
 from runtime.defs import Filter
 from runtime.load import load_game
-from runtime.scenario import read_scenario, run_scenario
 from runtime.state import Ctx
 from tests.conftest import ROOT
 from tests.test_parser import YOU, N, ability_of, cond_of, effect_of, filt, obj_of
+from tools.scenario import read_scenario, run_scenario
 
 L = n.NOWHERE
 

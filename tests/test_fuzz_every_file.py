@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.cli import main
-from runtime import deckgen, fuzz_targets, fuzzing
-from runtime.battle.fuzz import random_party
 from runtime.battle.parties import format_swordsman, parse_party
-from runtime.battle.play import budget_of
-from runtime.battle.targets import around_file
 from tests.conftest import ROOT
+from tools import deckgen, fuzz_targets, fuzzing
+from tools.battle.fuzz import random_party
+from tools.battle.play import budget_of
+from tools.battle.targets import around_file
+from tools.cli import main
 
 LONG = os.environ.get("CARDC_PROFILE") == "long"
 PROJECTS = [ROOT] + sorted(p for p in (ROOT / "tests" / "rulesets").iterdir() if (p / "cards").is_dir())
@@ -134,8 +134,8 @@ def test_every_battle_file_plays_legal_parties_carrying_its_swords(pair, capsys)
 def test_a_battle_file_campaign_finds_and_shrinks_around_its_swords(monkeypatch, tmp_path, capsys):
     # Planted: a battle breaks when someone carries Shield Sword, which puts Guard: states.card's campaign
     # must draw it (the sword reaches a state of the file) and shrink to it alone.
-    from runtime.battle import fuzz
-    from runtime.battle.play import read_party
+    from tools.battle import fuzz
+    from tools.battle.play import read_party
 
     monkeypatch.setattr(fuzz, "violations", lambda s: ["planted"] if any(
         "Shield Sword" in line for line in s.log if not line.startswith("T")) else [])

@@ -27,15 +27,16 @@ from compiler import gen
 from compiler import nodes as n
 from compiler.build import build, read_source
 from compiler.check import validate
-from compiler.cli import main
 from compiler.diagnostics import CompileError
 from compiler.fmt import format_file
 from compiler.parser import parse
 from compiler.symbols import collect
-from runtime import fuzz_targets, fuzzing, invariants
+from runtime import invariants
 from runtime.agents import RandomAgent
-from runtime.scenario import run_paths
 from tests.conftest import ROOT
+from tools import fuzz_targets, fuzzing
+from tools.cli import main
+from tools.scenario import run_paths
 
 FOLDER = ROOT / "cards" / "simple_duel"
 SOURCES = {p.name: p.read_bytes() for p in sorted(FOLDER.glob("*.card"))}

@@ -32,7 +32,7 @@ def test_killed_build_leaves_old_or_new_never_mixed(project: Path):
     new = {Path(o.path).name: o.text for o in compile_project(project) if "/simple_duel/" in o.path}
     assert sum(old[name] != new[name] for name in new) >= 5
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler", "--root", str(project), "check"], cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "tools", "--root", str(project), "check"], cwd=ROOT,
                    capture_output=True)
     duration = time.perf_counter() - start  # about what a full build takes here
     rng = random.Random(20261129)
@@ -40,7 +40,7 @@ def test_killed_build_leaves_old_or_new_never_mixed(project: Path):
     for _ in range(6):
         shutil.rmtree(project / "generated")
         shutil.copytree(saved, project / "generated")
-        proc = subprocess.Popen([sys.executable, "-m", "compiler", "--root", str(project), "build"], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "tools", "--root", str(project), "build"], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.1, 1.3) * duration)
         proc.kill()
@@ -93,7 +93,7 @@ def test_crash_while_staging_or_before_the_switch_leaves_the_old_folder(project:
 def _killed_build(project: Path, step: str) -> int:
     """Run a build that switches folders without renameat2 and kills itself just before `step`; return its code."""
     env = os.environ | {"CARDC_NO_RENAMEAT2": "1", "CARDC_BUILD_KILL_BEFORE": step}
-    proc = subprocess.run([sys.executable, "-m", "compiler", "--root", str(project), "build"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "tools", "--root", str(project), "build"], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     return proc.returncode
 

@@ -18,16 +18,16 @@ import pytest
 
 from runtime import engine, invariants
 from runtime.agents import RandomAgent
-from runtime.battle import fuzz
 from runtime.battle import invariants as battle_invariants
 from runtime.battle.parties import SwordsmanSpec, format_swordsman
-from runtime.battle.play import battle, read_party
 from runtime.battle.rules import Rules, load_rules
 from runtime.battle.state import Battle
 from runtime.decks import load_deck
 from runtime.load import load_game
 from runtime.state import CardState, State
 from tests.conftest import ROOT
+from tools.battle import fuzz
+from tools.battle.play import battle, read_party
 
 Plant = Callable[[State], dict]
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main
-from runtime.battle import fuzz
-from runtime.battle.fuzz import random_party, violations
-from runtime.battle.play import battle, budget_of, read_party, tournament_table
 from runtime.battle.rules import Rules, load_rules
 from runtime.battle.state import Battle
 from runtime.decks import DeckError
+from tools.battle import fuzz
+from tools.battle.fuzz import random_party, violations
+from tools.battle.play import battle, budget_of, read_party, tournament_table
+from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BATTLES = 5000 if os.environ.get("CARDC_PROFILE") == "long" else 500

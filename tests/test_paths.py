@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 
 
 def _cardc(root: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler", "--root", str(root), *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools", "--root", str(root), *args], cwd=ROOT,
                           capture_output=True, text=True)
 
 

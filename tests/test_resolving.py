@@ -13,9 +13,9 @@ from runtime import engine
 from runtime.defs import TargetSpec
 from runtime.engine import Game
 from runtime.load import load_game
-from runtime.scenario import read_scenario, run_scenario
 from runtime.state import State
 from tests.conftest import ROOT
+from tools.scenario import read_scenario, run_scenario
 
 RESOLVING = ROOT / "tests" / "scenarios" / "code_of_joker" / "resolving"
 

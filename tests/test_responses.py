@@ -16,8 +16,8 @@ from runtime import engine
 from runtime.agents import RandomAgent
 from runtime.decks import load_deck
 from runtime.invariants import violations
-from runtime.scenario import discover, read_scenario, run_scenario
 from tests.conftest import ROOT, compiled_game
+from tools.scenario import discover, read_scenario, run_scenario
 
 HERE = ROOT / "tests" / "rulesets" / "quick_duel"
 SCENARIOS = discover(ROOT, [HERE / "scenarios"])

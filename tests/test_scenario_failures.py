@@ -3,7 +3,7 @@ scenarios written deliberately wrong, each listing the failures it must produce,
 
 A card-game case (`*.scenario`) lists them as `# fails: MESSAGE` lines, in order, or as one
 `# error: MESSAGE` line when the file cannot be read or run (a ScenarioError; paths are shown as file
-names). A battle case (`*.battle`, format: runtime/battle/scenario.py) lists `# fails:` lines likewise.
+names). A battle case (`*.battle`, format: tools/battle/scenario.py) lists `# fails:` lines likewise.
 Most cases also hold the same expectations written right, which must not fail. Adding a case needs no
 Python edit.
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from runtime.battle.rules import load_rules
-from runtime.battle.scenario import parse_scenario
-from runtime.battle.scenario import run_scenario as run_battle
 from runtime.load import load_game
-from runtime.scenario import ScenarioError, read_scenario, run_scenario
 from tests.conftest import ROOT
+from tools.battle.scenario import parse_scenario
+from tools.battle.scenario import run_scenario as run_battle
+from tools.scenario import ScenarioError, read_scenario, run_scenario
 
 FOLDER = ROOT / "tests" / "scenario_failures"
 CASES = sorted(FOLDER.rglob("*.scenario"))

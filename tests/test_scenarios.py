@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from runtime.load import load_game
-from runtime.scenario import discover, read_scenario, run_scenario
 from tests.conftest import ROOT
+from tools.scenario import discover, read_scenario, run_scenario
 
 PATHS = discover(ROOT, [])
 _GAMES: dict = {}

@@ -1,6 +1,6 @@
 """Generated Marguerite swords, enchantments and states (tests/sword_strategies.py): they print in canonical
 form, compile through the real pipeline beside the real Marguerite pool, and battles between legal parties
-carrying them keep every battle invariant (runtime/battle/fuzz.py `check`), under drawn option values, and
+carrying them keep every battle invariant (tools/battle/fuzz.py `check`), under drawn option values, and
 play the same battle when the reference interpreter reads the same folder (compiler/interpret_battle.py).
 
 CI-sized and derandomized (tests/conftest.py 'ci' profile): a few files, each built once (black) and
@@ -24,14 +24,14 @@ from compiler.fmt import format_text
 from compiler.interpret_battle import interpret_battle_rules
 from compiler.parser import parse
 from compiler.symbols import collect
-from runtime.battle.fuzz import check
 from runtime.battle.parties import format_swordsman, parse_party
-from runtime.battle.play import budget_of
 from runtime.battle.rules import Rules, load_rules
 from tests import sword_strategies as sw
 from tests.conftest import ROOT, generated_package
 from tests.test_battle_differential import outcome
 from tests.test_differential import first_difference, parse_folder
+from tools.battle.fuzz import check
+from tools.battle.play import budget_of
 
 FOLDER = ROOT / "cards" / "marguerite"
 RULES = load_rules("marguerite")

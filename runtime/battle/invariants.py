@@ -1,6 +1,6 @@
 """Invariants every finished automatic battle keeps; `cardc fuzz` and the Marguerite tests check them.
 
-Each invariant is a named check in INVARIANTS. Around them, runtime/battle/fuzz.py `check` adds a
+Each invariant is a named check in INVARIANTS. Around them, tools/battle/fuzz.py `check` adds a
 crash, a replay that differs (`replayed`) and a party line that does not read back (`read_back`).
 tests/test_invariants.py plants a breakage of each one in a real battle and expects exactly its message.
 """

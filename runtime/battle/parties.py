@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler.diagnostics import did_you_mean
 from runtime.decks import DeckError, DeckProblem
+from runtime.spelling import did_you_mean
 
 COLONS = ":："  # Japanese keyboards type the full-width colon as readily as the ASCII one
 SWORD_SEPARATORS = ",、，"

@@ -10,9 +10,9 @@ from typing import TextIO
 
 from runtime.battle.invariants import read_back, replayed, violations
 from runtime.battle.parties import Budget, SwordsmanSpec, format_swordsman
-from runtime.battle.play import budget_of
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules
+from tools.battle.play import budget_of
 
 NAMES = ("Aster", "Brisk", "Corvin", "Dalla", "Edda", "Fenn", "Galen", "Hesper", "Ilse")
 

@@ -12,8 +12,9 @@ from typing import TextIO
 
 from runtime import engine
 from runtime.engine import Action
-from runtime.fuzz_targets import Pool, UsageError, load_pool
-from runtime.fuzzing import (
+from runtime.state import State
+from tools.fuzz_targets import Pool, UsageError, load_pool
+from tools.fuzzing import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_VIOLATION,
@@ -23,7 +24,6 @@ from runtime.fuzzing import (
     _describe,
     play_checked,
 )
-from runtime.state import State
 
 
 def read_replay(file: Path) -> dict:
@@ -120,7 +120,7 @@ def write_scenario(pool: Pool, data: dict, path: Path, source: Path) -> None:
     """Write a regression scenario (docs/scenarios.md) from a replay that no longer fails: the
     recorded choices, then the first legal action until the end of that turn, and the log."""
     from runtime.agents import describe_action
-    from runtime.scenario import read_scenario, run_scenario, update_transcript
+    from tools.scenario import read_scenario, run_scenario, update_transcript
 
     if any("," in name or re.match(r"\d+ ", name) for deck in data["decks"] for name in deck):
         raise UsageError("a card name with ',' or a leading count cannot be written in a scenario deck line")

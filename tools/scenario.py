@@ -14,9 +14,9 @@ from runtime import engine, turns
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
 from runtime.load import load_game
-from runtime.scenario_expect import ScenarioError, check, entries, player
 from runtime.state import State
 from runtime.vocabulary import CARD_STATES
+from tools.scenario_expect import ScenarioError, check, entries, player
 
 SECTIONS = ("setup", "choices", "expect", "transcript")
 BLOCKS = ("log in order:",)  # expectations followed by a block of lines indented further

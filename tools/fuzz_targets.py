@@ -1,7 +1,7 @@
 """What `cardc fuzz` plays: a ruleset's compiled pool (built into a temporary copy when needed) and the
 target a PATH names (a ruleset folder, a card file, a deck file), with the cards each player's decks
-are drawn from under the ruleset's deck rules (runtime/deckgen.py). Used by runtime/fuzzing.py and
-runtime/replay.py.
+are drawn from under the ruleset's deck rules (tools/deckgen.py). Used by tools/fuzzing.py and
+tools/replay.py.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime.deckgen import Candidates, candidates, why_not_in_a_deck
-from runtime.deckgen import problem as deck_problem
 from runtime.engine import Game
+from tools.deckgen import Candidates, candidates, why_not_in_a_deck
+from tools.deckgen import problem as deck_problem
 
 
 class UsageError(Exception):
@@ -262,7 +262,7 @@ def _checked(target: Target) -> Target:
 def deck_choices(target: Target) -> list[Candidates | None]:
     """Return, per player, the cards a deck may be drawn from (focus cards first), or None for the
     fixed deck of a deck-file target; a game's decks are encoded as indices into what each position
-    still allows (runtime/deckgen.py)."""
+    still allows (tools/deckgen.py)."""
     game, players = target.pool.game, target.pool.game.ruleset.players
     if target.mode == "cards":
         return [candidates(game, target.focus + [c for c in target.pool.cards if c not in target.focus])] * players

@@ -1,9 +1,9 @@
 """`cardc fuzz` and `cardc replay`: seeded random games around compiled cards, checked after every
 action, with the first violation shrunk by Hypothesis and written as a replay file.
 
-Public entry points: `fuzz_command` (the CLI; `cardc replay` is runtime/replay.py), and for tests and tools
+Public entry points: `fuzz_command` (the CLI; `cardc replay` is tools/replay.py), and for tests and tools
 `play_checked`, `random_inputs` and `campaign`; what a PATH fuzzes (`resolve_target`, `load_pool`) is
-runtime/fuzz_targets.py, the legal decks runtime/deckgen.py. Format and usage: docs/fuzzing.md.
+tools/fuzz_targets.py, the legal decks tools/deckgen.py. Format and usage: docs/fuzzing.md.
 
 A game is driven by (seed, decks, one index into legal_actions per decision). The campaign plays
 games whose seeds and decks come from --seed, with seeded random agents. The first game that
@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from runtime import engine, invariants
-from runtime.deckgen import candidates, decode_deck, encode_deck, random_deck, shape
 from runtime.engine import Action, Game
-from runtime.fuzz_targets import Target, UsageError, deck_choices, resolve_target
 from runtime.state import State
+from tools.deckgen import candidates, decode_deck, encode_deck, random_deck, shape
+from tools.fuzz_targets import Target, UsageError, deck_choices, resolve_target
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 FORMAT = "cardc-replay/1"

@@ -5,7 +5,7 @@ its campaign draws the swords that reach what it defines: a sword printing an en
 state, giving an enchantment that puts a state, building a swordsman (whose own swords count too).
 Reaching is read from the ASTs of the ruleset's card files (names and quoted names each definition
 mentions), followed transitively. A card file outside the project is compiled beside the ruleset's
-cards in a temporary copy, as runtime/fuzzing.py does for card games.
+cards in a temporary copy, as tools/fuzzing.py does for card games.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def _parse_folder(folder: Path, extra: tuple[str, str] | None) -> list:
 def _rules_with(root: Path, ruleset: str, extra: tuple[str, str]) -> Rules:
     """Return the Rules of the ruleset with one more card file, built in a temporary copy of the project."""
     from compiler.build import build
-    from runtime.fuzz_targets import _generated_from
+    from tools.fuzz_targets import _generated_from
 
     with tempfile.TemporaryDirectory(prefix="cardc-fuzz-") as tmp:
         copy = Path(tmp)
@@ -127,8 +127,8 @@ def fuzz_card_file(root: Path, path: Path, ruleset: str, inside: bool, games: in
     """`cardc fuzz FILE.card` in a battle ruleset: battles between random legal parties carrying the file's
     swords (see around_file); exit codes as fuzz_battles, 2 for a file that cannot be fuzzed."""
     from compiler.diagnostics import CompileError
-    from runtime.battle.fuzz import fuzz_battles
-    from runtime.fuzzing import _compile_errors
+    from tools.battle.fuzz import fuzz_battles
+    from tools.fuzzing import _compile_errors
 
     try:
         rules, focus = around_file(root, path, ruleset, inside)

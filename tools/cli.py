@@ -71,9 +71,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from runtime.battle.play import battle_command
     from runtime.battle.rules import load_rules
-    from runtime.play import play_command
+    from tools.battle.play import battle_command
+    from tools.play import play_command
 
     if _automatic(args.ruleset):
         return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
@@ -96,8 +96,8 @@ def _automatic(ruleset: str) -> bool:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from runtime.battle.play import tournament_command
     from runtime.battle.rules import load_rules
+    from tools.battle.play import tournament_command
 
     if not _automatic(args.ruleset):
         print(f"error: '{args.ruleset}' has no automatic battles; a tournament needs party files", file=sys.stderr)
@@ -120,21 +120,21 @@ def _option_item(text: str) -> str:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    from runtime.scenario import run_paths
+    from tools.scenario import run_paths
 
     return run_paths(args.root, args.paths, update=args.update)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from runtime.fuzz_targets import project_ruleset
-    from runtime.fuzzing import PROFILE_GAMES, fuzz_command
+    from tools.fuzz_targets import project_ruleset
+    from tools.fuzzing import PROFILE_GAMES, fuzz_command
 
     folder = args.path.resolve()
     default = PROFILE_GAMES.get(os.environ.get("CARDC_PROFILE", "ci"), PROFILE_GAMES["ci"])
     games = default if args.games is None else args.games
     if folder.parent == (args.root / "cards").resolve() and folder.is_dir() and _automatic(folder.name):
-        from runtime.battle.fuzz import fuzz_battles
         from runtime.battle.rules import load_rules
+        from tools.battle.fuzz import fuzz_battles
 
         return fuzz_battles(load_rules(folder.name), games, args.seed, _options(args), args.out,
                             sys.stdout, sys.stderr)
@@ -142,7 +142,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     inside = project_ruleset(args.root, args.path) if card_file else None
     battle_ruleset = inside or args.ruleset
     if card_file and battle_ruleset and _automatic(battle_ruleset):  # a sword, state or enchantment file
-        from runtime.battle.targets import fuzz_card_file
+        from tools.battle.targets import fuzz_card_file
 
         return fuzz_card_file(args.root, args.path, battle_ruleset, inside is not None, games, args.seed,
                               _options(args), args.out, sys.stdout, sys.stderr)
@@ -151,7 +151,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from runtime.replay import replay_command
+    from tools.replay import replay_command
 
     return replay_command(args.root, args.file, args.scenario)
 

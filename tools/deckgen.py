@@ -2,7 +2,7 @@
 keywords a rules version bans, the jokers a deck must have, each with a different attribute).
 
 A deck is drawn position by position from the cards still allowed at that position, so any sequence
-of indices decodes to a legal deck (see decode_deck): the shrinker in runtime/fuzzing.py then never
+of indices decodes to a legal deck (see decode_deck): the shrinker in tools/fuzzing.py then never
 wastes a try on a deck the game would refuse.
 """
 

@@ -1,0 +1,1 @@
+"""Automatic-battle tools: playing parties, tournaments, battle scenarios and battle fuzzing."""
