@@ -142,7 +142,7 @@ def _discardable(s: State, player: int) -> list[int]:
 def _joker_cost(s: State, cid: int) -> dict[str, int]:
     """Return what using a joker costs: its printed cost, less the resource that deals it (that
     resource was spent when it was dealt)."""
-    dealt_by = s.game.jokers[2] if s.game.jokers else ""
+    dealt_by = s.game.ruleset.jokers[2] if s.game.ruleset.jokers else ""
     return {r: n for r, n in s.game.cards[s.cards[cid].name].cost.items() if r != dealt_by}
 
 
@@ -164,13 +164,13 @@ def open_dealing(s: State, ctx: Ctx) -> None:
 def deal_jokers(s: State) -> None:
     """Deal the turn player a joker whose resource is full: once dealing is open this turn (or in the
     action phase), between tasks — so right after the effect that filled it — when the hand has room."""
-    rule = s.game.jokers
+    rule = s.game.ruleset.jokers
     acting = ["act", s.active] in s.tasks  # the action phase is under way
     if rule is None or not rule[2] or not (acting or s.players[s.active].dealing == s.turn):
         return
     player, resource = s.active, rule[2]
     p = s.players[player]
-    full = s.game.bounds.get(resource, (None, None))[1]
+    full = s.game.ruleset.resource_bounds.get(resource, (None, None))[1]
     if not p.jokers or full is None or p.resources.get(resource, 0) < full or not _room(s, player, "hand"):
         return
     p.resources[resource] = 0

@@ -300,13 +300,13 @@ def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:
 
 def _floor(s: State, resource: str) -> int | None:
     """Return the least a resource can be: its declared minimum; life none; others 0."""
-    low = s.game.bounds.get(resource, (None, None))[0]
+    low = s.game.ruleset.resource_bounds.get(resource, (None, None))[0]
     return low if low is not None else (None if resource == "life" else 0)
 
 
 def gain(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
     """Gain an amount of a resource, up to its declared maximum."""
-    high = s.game.bounds.get(resource, (None, None))[1]
+    high = s.game.ruleset.resource_bounds.get(resource, (None, None))[1]
     for x in objs:
         res = s.players[~x].resources
         have = res.get(resource, 0)
@@ -339,7 +339,7 @@ def lose(s: State, ctx: Ctx, objs: list[int], amount: int | None, resource: str)
 
 def _fill_on_life_loss(s: State, ctx: Ctx, player: int) -> None:
     """A ruleset's 'a player who loses life gains N R' (optionally only to the opponent's effects)."""
-    fill = s.game.life_fill
+    fill = s.game.ruleset.life_fill
     if fill is None:
         return
     amount, resource, mode = fill
@@ -349,7 +349,7 @@ def _fill_on_life_loss(s: State, ctx: Ctx, player: int) -> None:
 
 def set_resource(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
     """Set a resource to an amount, kept within its declared bounds."""
-    low, high = s.game.bounds.get(resource, (None, None))
+    low, high = s.game.ruleset.resource_bounds.get(resource, (None, None))
     value = max(amount, low) if low is not None else amount
     value = min(value, high) if high is not None else value
     for x in objs:
@@ -397,7 +397,7 @@ def level_change(s: State, ctx: Ctx, objs: list[int], by: int) -> None:
         if c.level == old:
             continue
         s.say(f"{q.describe(s, x)} goes to level {c.level}")
-        if c.damage and (s.game.heal_on == "any" or (s.game.heal_on == "up" and c.level > old)):
+        if c.damage and (s.game.ruleset.heal_on == "any" or (s.game.ruleset.heal_on == "up" and c.level > old)):
             c.damage = 0
             s.say(f"damage is removed from {q.describe(s, x)}")
         if c.zone == q.ACTIVE_ZONE and c.level == s.game.ruleset.overclock_at > old:

@@ -8,10 +8,11 @@ decision puts itself back and sets `state.decision`; `apply_action` records the 
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
-from runtime import actions, choices, resolve, turns
+from runtime import actions, choices, jokers, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
@@ -23,6 +24,31 @@ MAX_TURNS = 500  # a safety net: a game still running here is declared a draw an
 MAX_STEPS = 100_000  # steps without any decision: an endless loop of triggers ends the game as a draw
 LOOP_NOTE = "steps without a decision: the game loops and is a draw"
 Action = tuple[str, int]
+
+
+def _under(ruleset: RulesetDef, changes: dict[str, Any]) -> RulesetDef:
+    """Return the rules with some settings replaced (an option's variants), or the rules themselves if none."""
+    if not changes:
+        return ruleset
+    rules = copy.copy(ruleset)
+    vars(rules).update(changes)  # the instance's values hide the compiled class's settings
+    return rules
+
+
+def _variant_settings(ruleset: RulesetDef, options: dict[str, str]) -> dict[str, Any]:
+    """Return the settings that the chosen options' variants replace ('option V X: <setting>')."""
+    changes: dict[str, Any] = {}
+    for option, value, attribute, setting in ruleset.variants:
+        if options.get(option) != value:
+            continue
+        if attribute == "resource":  # one resource's start and bounds, the others kept
+            resource, start, low, high = setting
+            changes["resources"] = changes.get("resources", dict(ruleset.resources)) | {resource: start}
+            bounds = changes.get("resource_bounds", dict(ruleset.resource_bounds))
+            changes["resource_bounds"] = bounds | {resource: (low, high)}
+        else:
+            changes[attribute] = setting
+    return changes
 
 
 class Game:
@@ -38,8 +64,7 @@ class Game:
         # The kinds a filter word matches on each card: its own, and those its kind 'counts as'.
         self.kind_sets = {name: frozenset([c.kind] + [t[10:] for t in ruleset.kind_traits.get(c.kind, ())
                                                       if t.startswith("counts as ")]) for name, c in cards.items()}
-        self.joker_names = frozenset(n for n, c in cards.items()
-                                     if "used as a joker" in ruleset.kind_traits.get(c.kind, ()))
+        self.traits = {name: frozenset(ruleset.kind_traits.get(c.kind, ())) for name, c in cards.items()}
         self.options = dict(ruleset.options)
         for key, value in (options or {}).items():
             allowed = ruleset.option_values.get(key)
@@ -48,26 +73,12 @@ class Game:
             if value not in allowed:
                 raise ValueError(f"option '{key}' is one of {', '.join(allowed)}, not '{value}'")
             self.options[key] = value
-        self.resources = dict(ruleset.resources)
-        self.bounds = dict(ruleset.resource_bounds)
-        self.overrides: dict[str, Any] = {}  # ruleset settings replaced under the chosen options
-        for option, value, attribute, setting in ruleset.variants:
-            if self.options.get(option) != value:
-                continue
-            if attribute == "resource":
-                resource, start, low, high = setting
-                self.resources[resource] = start
-                self.bounds[resource] = (low, high)
-            else:
-                self.overrides[attribute] = setting
-        self.heal_on: str = self.overrides.get("heal_on", ruleset.heal_on)
-        self.jokers: tuple | None = self.overrides.get("jokers", ruleset.jokers)
-        self.life_fill: tuple | None = self.overrides.get("life_fill", ruleset.life_fill)
-        self.banned_keywords: tuple = self.overrides.get("banned_keywords", ruleset.banned_keywords)
+        self.declared = ruleset  # as compiled; `ruleset` is it with the chosen options' variants
+        self.ruleset = _under(ruleset, _variant_settings(ruleset, self.options))
 
     def with_options(self, options: dict[str, str]) -> Game:
         """Return the same rules and cards with some options chosen."""
-        return Game(self.ruleset, self.cards, self.keywords, self.statuses, self.options | options)
+        return Game(self.declared, self.cards, self.keywords, self.statuses, self.options | options)
 
     def ability(self, ref: list) -> Ability:
         """Return the ability an ability reference ['card'|'keyword'|'status', name, index] names."""
@@ -75,36 +86,23 @@ class Game:
         table: Any = {"card": self.cards, "keyword": self.keywords, "status": self.statuses}[owner]
         return table[name].abilities[i]
 
-    def is_joker(self, name: str) -> bool:
-        return name in self.joker_names
-
     def check_deck(self, deck: list[str]) -> list[str]:
         """Return what is wrong with a deck under this ruleset (empty when it is legal)."""
         rs = self.ruleset
         problems = [f"unknown card '{n}'" for n in sorted(set(deck)) if n not in self.cards]
         problems += [f"'{n}' is a token and cannot be in a deck" for n in sorted(set(deck))
                      if n in self.cards and self.cards[n].token]
-        jokers = [n for n in deck if n in self.cards and self.is_joker(n)]
-        deck = [n for n in deck if n not in jokers]
-        problems += self._check_jokers(jokers)
+        apart = [n for n in deck if jokers.is_joker(self, n)]
+        deck = [n for n in deck if n not in apart]
+        problems += jokers.deck_problems(self, apart)
         if rs.deck_size and len(deck) != rs.deck_size:
             problems.append(f"the deck has {len(deck)} cards; it must have exactly {rs.deck_size}")
         for n in sorted(set(deck)):
-            banned = [k for k, _ in self.cards[n].keywords if k in self.banned_keywords] if n in self.cards else []
+            banned = [k for k, _ in self.cards[n].keywords if k in rs.banned_keywords] if n in self.cards else []
             problems += [f"'{n}' has {k}, which these rules do not allow" for k in banned]
         if rs.max_copies:
             problems += [f"'{n}' appears {deck.count(n)} times; at most {rs.max_copies} allowed"
                          for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
-        return problems
-
-    def _check_jokers(self, jokers: list[str]) -> list[str]:
-        if self.jokers is None:
-            return [f"'{n}' is a joker; this ruleset uses none" for n in sorted(set(jokers))]
-        count, distinct, _ = self.jokers
-        problems = [f"the deck has {len(jokers)} joker(s); it must have exactly {count}"] if len(jokers) != count else []
-        values = [self.cards[n].attributes.get(distinct) for n in jokers]
-        if distinct and len(set(values)) != len(values):
-            problems.append(f"its jokers must each have a different {distinct}")
         return problems
 
     def empty_state(self, seed: int, players: int | None = None) -> State:
@@ -112,7 +110,7 @@ class Game:
         rs = self.ruleset
         s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
         for p in range(players or rs.players):
-            s.players.append(PlayerState(p, dict(self.resources), {z: [] for z in rs.zones}))
+            s.players.append(PlayerState(p, dict(rs.resources), {z: [] for z in rs.zones}))
         return s
 
     def add_card(self, s: State, name: str, player: int, zone: str) -> int:
@@ -135,14 +133,11 @@ class Game:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
         s = self.empty_state(seed, len(decks))
         for p, deck in enumerate(decks):
-            s.players[p].deck_list = [n for n in deck if not self.is_joker(n)]
-            s.players[p].jokers = [n for n in deck if self.is_joker(n)]
+            s.players[p].deck_list = [n for n in deck if not jokers.is_joker(self, n)]
+            s.players[p].jokers = [n for n in deck if jokers.is_joker(self, n)]
             for name in s.players[p].deck_list:
                 self.add_card(s, name, p, "deck")
-            kept = [z for z in rs.joker_zones if z != "hand"]
-            if kept and not (self.jokers and self.jokers[2]):  # jokers that are not dealt wait in their zone
-                for name in s.players[p].jokers:
-                    self.add_card(s, name, p, kept[0])
+            jokers.set_aside(self, s, p)
             s.rng.shuffle(s.players[p].zones["deck"])
         if first is not None:
             s.first = first

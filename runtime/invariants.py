@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime import engine
+from runtime.jokers import is_joker
 from runtime.state import State
 
 Check = Callable[[State], list[str]]
@@ -69,7 +70,7 @@ def resources(s: State) -> list[str]:
     out = []
     for p, player in enumerate(s.players):
         for name, value in player.resources.items():
-            low, high = s.game.bounds.get(name, (None, None))
+            low, high = s.game.ruleset.resource_bounds.get(name, (None, None))
             if (name != "life" and value < (low or 0)) or (high is not None and value > high):
                 out.append(f"P{p + 1} has {value} {name}")
     return out
@@ -80,7 +81,7 @@ def deck_cards(s: State) -> list[str]:
     once per build of it (a short deck builds it anew)."""
     out = []
     for p, player in enumerate(s.players):
-        main = [c for c in s.cards if c.owner == p and not s.game.cards[c.name].token and not s.game.is_joker(c.name)]
+        main = [c for c in s.cards if c.owner == p and not s.game.cards[c.name].token and not is_joker(s.game, c.name)]
         want = len(player.deck_list) * (1 + player.rebuilds)
         if player.deck_list and len(main) != want:
             out.append(f"P{p + 1} owns {len(main)} deck cards, expected {want}")
@@ -89,11 +90,11 @@ def deck_cards(s: State) -> list[str]:
 
 def jokers(s: State) -> list[str]:
     """Return a message for each player owning other than its registered jokers (unless jokers are dealt)."""
-    if s.game.jokers is not None and s.game.jokers[2]:
+    if s.game.ruleset.jokers is not None and s.game.ruleset.jokers[2]:
         return []  # dealt jokers come on top of the registered ones
     out = []
     for p, player in enumerate(s.players):
-        owned = sum(1 for c in s.cards if c.owner == p and s.game.is_joker(c.name) and not s.game.cards[c.name].token)
+        owned = sum(1 for c in s.cards if c.owner == p and is_joker(s.game, c.name) and not s.game.cards[c.name].token)
         if player.deck_list and owned != len(player.jokers):
             out.append(f"P{p + 1} owns {owned} jokers, expected {len(player.jokers)}")
     return out

@@ -6,7 +6,7 @@ import io
 import subprocess
 import sys
 
-from runtime import engine
+from runtime import engine, jokers
 from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
 from runtime.decks import load_deck
 from runtime.state import State
@@ -24,7 +24,7 @@ def _cli_decks(game) -> list[list[str]]:
     """Return the decks `cardc play simple_duel` plays without --deck: the first two legal sample decks."""
     known = {n for n, c in game.cards.items() if not c.token}
     rs = game.ruleset
-    return [load_deck(deck_path(ROOT, "simple_duel", d), known, rs.deck_size, rs.max_copies, game.joker_names)
+    return [load_deck(deck_path(ROOT, "simple_duel", d), known, rs.deck_size, rs.max_copies, jokers.names(game))
             for d in default_decks(ROOT, game)]
 
 

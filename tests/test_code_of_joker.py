@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from runtime import engine
+from runtime import engine, jokers
 from runtime.agents import GreedyAgent, RandomAgent
 from runtime.decks import load_deck
 from runtime.invariants import violations
@@ -26,7 +26,7 @@ def _decks(game: engine.Game) -> list[list[str]]:
     """Return every sample deck these rules accept."""
     known = {n for n, c in game.cards.items() if not c.token}
     rs = game.ruleset
-    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, game.joker_names) for p in sorted(DECKS.glob("*.deck"))]
+    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, jokers.names(game)) for p in sorted(DECKS.glob("*.deck"))]
     return [d for d in lists if not game.check_deck(d)]
 
 
@@ -66,13 +66,16 @@ def test_seeded_games_keep_the_invariants_and_replay(version, greedy):
 
 
 def test_versions_differ_where_the_rules_say():
-    v1, v2 = _game("v1"), _game("v2")
+    v1, v2 = (_game(v).ruleset for v in ("v1", "v2"))
     assert (v1.resources["life"], v2.resources["life"]) == (7, 8)
     assert (v1.heal_on, v2.heal_on) == ("up", "any")
     assert v1.jokers is not None and v2.jokers is not None
     assert (v1.jokers[0], v2.jokers[0]) == (1, 2)
     assert v1.life_fill is not None and v2.life_fill is not None
     assert (v1.life_fill[2], v2.life_fill[2]) == ("any", "opponent")
+    assert (v1.banned_keywords, v2.banned_keywords) == ((), ("Decay",))
+    # the compiled ruleset is shared and never changed: each Game holds its own copy with the variants
+    assert _game("v2").declared is _game("v1").declared and v1 is not v2
 
 
 def test_unknown_version_is_refused():
@@ -87,7 +90,7 @@ def test_default_decks_follow_the_version():
         assert len(names) == 2
         known = {n for n, c in game.cards.items() if not c.token}
         for name in names:
-            deck = load_deck(DECKS / f"{name}.deck", known, apart=game.joker_names)
+            deck = load_deck(DECKS / f"{name}.deck", known, apart=jokers.names(game))
             assert game.check_deck(deck) == []
 
 

@@ -19,7 +19,7 @@ from compiler.build import KEY_LINE, build, compile_project, read_source
 from compiler.interpret import interpret_ruleset
 from compiler.parser import parse
 from compiler.symbols import collect
-from runtime import engine
+from runtime import engine, jokers
 from runtime.agents import RandomAgent
 from runtime.decks import load_deck
 from runtime.defs import RulesetDef
@@ -217,7 +217,7 @@ def deck_pair(decks: list[list[str]], seed: int) -> list[list[str]]:
 def legal_decks(game: Game, folder: Path) -> list[list[str]]:
     known = {name for name, card in game.cards.items() if not card.token}
     rs = game.ruleset
-    return [load_deck(p, known, rs.deck_size, rs.max_copies, game.joker_names)
+    return [load_deck(p, known, rs.deck_size, rs.max_copies, jokers.names(game))
             for p in sorted((folder / "decks").glob("*.deck"))]
 
 

@@ -292,7 +292,8 @@ def test_examples_match_the_status_of_their_section():
 
 
 RUNTIME_MODULES = {"fx": "effects", "turns": "turns", "resolve": "resolve", "triggers": "triggers", "q": "query",
-                   "actions": "actions", "ending": "ending", "defs": "defs", "view": "view", "engine": "engine"}
+                   "actions": "actions", "ending": "ending", "defs": "defs", "view": "view", "engine": "engine",
+                   "jokers": "jokers"}
 RUNTIME_CLASSES = {"RulesetDef": "defs", "CardDef": "defs", "Game": "engine", "State": "state"}
 
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from runtime import jokers
 from runtime.battle.parties import format_swordsman, parse_party
 from tests.conftest import ROOT
 from tools import deckgen, fuzz_targets, fuzzing
@@ -232,7 +233,7 @@ def test_why_not_in_a_deck_follows_the_rules(coj_v2, simple_duel):
     token = next(n for n, c in simple_duel.cards.items() if c.token)
     assert deckgen.why_not_in_a_deck(simple_duel, token) == "it is a token"
     assert token not in deckgen.candidates(simple_duel, sorted(simple_duel.cards)).main
-    joker = sorted(coj_v2.joker_names)[0]
+    joker = sorted(jokers.names(coj_v2))[0]
     assert deckgen.why_not_in_a_deck(coj_v2, joker) is None and joker in deckgen.candidates(coj_v2, [joker]).jokers
 
 

@@ -98,3 +98,25 @@ def test_greedy_agent_plays_full_games_and_beats_a_random_one(simple_duel, simpl
             assert _ended_as_logged(s), (seed, kind, s.result, s.log[-1])
             wins[kind] += engine.returns(s)[0] == 1
     assert wins["greedy"] > wins["random"], wins  # the same seat, decks and opponent: greedy play wins more often
+
+
+def test_any_setting_can_be_an_options_variant():
+    # 'option V X: <setting>' replaces whichever setting it names, read where the engine reads it
+    from runtime.defs import RulesetDef
+
+    class Variable(RulesetDef):
+        name = "variable"
+        deck_size = 40
+        resources = {"life": 20, "mana": 0}
+        resource_bounds = {"mana": (0, 10)}
+        options = {"mode": "short"}
+        option_values = {"mode": ("short", "long")}
+        variants = (("mode", "long", "deck_size", 60), ("mode", "long", "resource", ("life", 30, 0, None)))
+
+    short = engine.Game(Variable(), {}, {}, {})
+    long = short.with_options({"mode": "long"})
+    assert (short.ruleset.deck_size, long.ruleset.deck_size) == (40, 60)
+    assert long.ruleset.resources == {"life": 30, "mana": 0} and short.ruleset.resources == {"life": 20, "mana": 0}
+    assert long.ruleset.resource_bounds == {"mana": (0, 10), "life": (0, None)}
+    assert long.check_deck([]) == ["the deck has 0 cards; it must have exactly 60"]
+    assert Variable.deck_size == 40 and long.declared is short.declared

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import pytest
 
-from runtime import engine, invariants
+from runtime import engine, invariants, jokers
 from runtime.agents import RandomAgent
 from runtime.battle import invariants as battle_invariants
 from runtime.battle.parties import SwordsmanSpec, format_swordsman
@@ -37,7 +37,7 @@ def _decks(game: engine.Game, ruleset: str) -> list[list[str]]:
     known = {n for n, c in game.cards.items() if not c.token}
     rs = game.ruleset
     paths = sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))
-    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, game.joker_names) for p in paths]
+    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, jokers.names(game)) for p in paths]
     return [d for d in lists if not game.check_deck(d)]
 
 
@@ -121,7 +121,7 @@ def resource_below(s: State) -> dict:
 
 
 def resource_above(s: State) -> dict:
-    high = s.game.bounds["gauge"][1] + 10
+    high = s.game.ruleset.resource_bounds["gauge"][1] + 10
     s.players[1].resources["gauge"] = high
     return {"high": high}
 

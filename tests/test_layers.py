@@ -3,7 +3,8 @@
 Layers, lowest first: `runtime` (the engine), then `generated` (compiled cards, which call the runtime) and
 `compiler` (which reads cards and may run the engine, as its reference interpreter does), then `tools` (the
 cardc command and what it runs). A module may import its own layer and the layers its row allows. Imports
-inside functions count: a lazy import is still a dependency.
+inside functions count: a lazy import is still a dependency; an `if TYPE_CHECKING:` import names a type for
+the type checker only and is not one.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def imports_of(name: str, source: str, modules: set[str]) -> set[str]:
     """Return the project modules that a module's source imports, anywhere in it."""
     package = name if _is_package(name, modules) else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in _runtime_nodes(ast.parse(source)):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -46,6 +47,15 @@ def imports_of(name: str, source: str, modules: set[str]) -> set[str]:
             # 'from runtime import query' imports the module runtime.query when there is one
             found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names}
     return {m for m in found if m in modules and m != name}
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Yield every node that runs, leaving out `if TYPE_CHECKING:` blocks (names for type hints only)."""
+    for child in ast.iter_child_nodes(tree):
+        typing_only = isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test)
+        for node in child.orelse if typing_only else [child]:
+            yield node
+            yield from _runtime_nodes(node)
 
 
 def _absolute(node: ast.ImportFrom, package: str) -> str:
@@ -113,6 +123,8 @@ PLANTED = {
     ("runtime.state", "from tools.cli import main\n", ["runtime.state imports tools.cli"]),
     ("compiler.parser", "from tools import cli\n", ["compiler.parser imports tools.cli"]),
     ("runtime.state", "from . import engine\n", []),
+    ("runtime.state", "if TYPE_CHECKING:\n    from tools.cli import main\nelse:\n    import compiler.parser\n",
+     ["runtime.state imports compiler.parser"]),
 ])
 def test_a_planted_upward_import_is_named(module, line, expected):
     graph = graph_of(PLANTED | {module: PLANTED[module] + line})

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from runtime import jokers
 from runtime.engine import Game
 
 DEFAULT_SIZE = 30  # the deck size of a ruleset that states none
@@ -33,16 +34,16 @@ def why_not_in_a_deck(game: Game, name: str) -> str | None:
         return "it is not a card of this ruleset"
     if card.token:
         return "it is a token"
-    if game.is_joker(name):
-        return None if game.jokers is not None else "it is a joker and these rules use no jokers"
-    banned = [k for k, _ in card.keywords if k in game.banned_keywords]
+    if jokers.is_joker(game, name):
+        return None if game.ruleset.jokers is not None else "it is a joker and these rules use no jokers"
+    banned = [k for k, _ in card.keywords if k in game.ruleset.banned_keywords]
     return f"it has {banned[0]}, which these rules do not allow" if banned else None
 
 
 def candidates(game: Game, names: list[str]) -> Candidates:
     """Return the cards of names that may be in a deck under the game's rules, split into main and jokers."""
     legal = [x for x in names if why_not_in_a_deck(game, x) is None]
-    return Candidates(tuple(x for x in legal if not game.is_joker(x)), tuple(x for x in legal if game.is_joker(x)))
+    return Candidates(tuple(x for x in legal if not jokers.is_joker(game, x)), tuple(x for x in legal if jokers.is_joker(game, x)))
 
 
 def size_of(game: Game) -> int:
@@ -52,7 +53,7 @@ def size_of(game: Game) -> int:
 
 def joker_count(game: Game) -> int:
     """Return how many jokers a deck must have under the game's options."""
-    return game.jokers[0] if game.jokers is not None else 0
+    return game.ruleset.jokers[0] if game.ruleset.jokers is not None else 0
 
 
 def problem(game: Game, cands: Candidates) -> str | None:
@@ -64,7 +65,7 @@ def problem(game: Game, cands: Candidates) -> str | None:
                 f"a deck needs {size}")
     count = joker_count(game)
     if count and len(_joker_values(game, cands.jokers)) < count:
-        distinct = game.jokers[1] if game.jokers else None
+        distinct = game.ruleset.jokers[1] if game.ruleset.jokers else None
         each = f" each with a different {distinct}" if distinct else ""
         return f"a deck needs {count} joker(s){each}; these cards offer {len(_joker_values(game, cands.jokers))}"
     return None
@@ -72,13 +73,13 @@ def problem(game: Game, cands: Candidates) -> str | None:
 
 def _joker_values(game: Game, jokers: tuple[str, ...]) -> set:
     """Return the different values of the attribute jokers must differ in (the jokers themselves if none)."""
-    distinct = game.jokers[1] if game.jokers else None
+    distinct = game.ruleset.jokers[1] if game.ruleset.jokers else None
     return {game.cards[j].attributes.get(distinct) if distinct else j for j in jokers}
 
 
 def shape(game: Game, deck: list[str]) -> list[bool]:
     """Return, per position of a deck, whether it holds a joker."""
-    return [game.is_joker(x) for x in deck]
+    return [jokers.is_joker(game, x) for x in deck]
 
 
 def allowed(game: Game, cands: Candidates, so_far: list[str], joker: bool) -> list[str]:
@@ -86,8 +87,8 @@ def allowed(game: Game, cands: Candidates, so_far: list[str], joker: bool) -> li
     if not joker:
         copies = game.ruleset.max_copies
         return [c for c in cands.main if not copies or so_far.count(c) < copies]
-    distinct = game.jokers[1] if game.jokers else None
-    taken = {game.cards[x].attributes.get(distinct) for x in so_far if game.is_joker(x)} if distinct else set()
+    distinct = game.ruleset.jokers[1] if game.ruleset.jokers else None
+    taken = {game.cards[x].attributes.get(distinct) for x in so_far if jokers.is_joker(game, x)} if distinct else set()
     return [j for j in cands.jokers if j not in so_far and not (distinct and game.cards[j].attributes.get(distinct) in taken)]
 
 
@@ -108,7 +109,7 @@ def encode_deck(game: Game, cands: Candidates, deck: list[str]) -> list[int]:
     """Return the indices decode_deck reads to rebuild deck (the inverse of decode_deck)."""
     out: list[int] = []
     for i, name in enumerate(deck):
-        out.append(allowed(game, cands, deck[:i], game.is_joker(name)).index(name))
+        out.append(allowed(game, cands, deck[:i], jokers.is_joker(game, name)).index(name))
     return out
 
 

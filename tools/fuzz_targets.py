@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runtime import jokers
 from runtime.engine import Game
 from tools.deckgen import Candidates, candidates, why_not_in_a_deck
 from tools.deckgen import problem as deck_problem
@@ -130,7 +131,7 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
     rs = game.ruleset
     for path in sorted((folder / "decks").glob("*.deck")):
         try:
-            deck = load_deck(path, set(cards), rs.deck_size, rs.max_copies, game.joker_names)
+            deck = load_deck(path, set(cards), rs.deck_size, rs.max_copies, jokers.names(game))
         except (DeckError, OSError, UnicodeDecodeError):
             continue  # a broken deck file is not a deck to play; `cardc play` reports it
         if not game.check_deck(deck):  # decks of another rules version are not played
@@ -217,7 +218,7 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: 
         pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), options=options)
         rs = pool.game.ruleset
         try:
-            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies, pool.game.joker_names)
+            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies, jokers.names(pool.game))
         except DeckError as err:
             pool.close()
             raise UsageError(str(err)) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from runtime import engine
+from runtime import engine, jokers
 from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
 from runtime.decks import DeckError, load_deck
 from runtime.engine import Game
@@ -48,7 +48,7 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
     known = {n for n, c in game.cards.items() if not c.token}
     try:
         lists = [load_deck(deck_path(root, ruleset, d), known, game.ruleset.deck_size,
-                           game.ruleset.max_copies, game.joker_names) for d in names]
+                           game.ruleset.max_copies, jokers.names(game)) for d in names]
     except DeckError as err:
         print(err, file=sys.stderr)
         return 1

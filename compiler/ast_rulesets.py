@@ -1,0 +1,134 @@
+"""Stage 1, the Transformer's callbacks for ruleset lines: settings, zones, kinds, turn, battle, orders."""
+
+from __future__ import annotations
+
+from compiler import nodes as n
+from compiler.ast_common import _loc, _name, _setting, _split, _string
+
+
+class RulesetParts:
+    """The callbacks of a ruleset's lines."""
+
+    def ruleset(self, meta, c):
+        return n.Ruleset(_loc(meta), _name(c[0]), tuple(c[1:]))
+
+    def title(self, meta, c):
+        return _setting(meta, "title", [_string(c[0])])
+
+    def players(self, meta, c):
+        return _setting(meta, "players", [int(c[0])])
+
+    def first_player(self, meta, c):
+        return _setting(meta, "first player", [c[0]])
+
+    def deck_rule(self, meta, c):
+        return _setting(meta, "deck", [int(x) for x in c])
+
+    def opening_hand(self, meta, c):
+        return _setting(meta, "opening hand", [int(x) for x in c])
+
+    def kinds(self, meta, c):
+        return _setting(meta, "kinds", [_name(t) for t in c])
+
+    def stats(self, meta, c):
+        return _setting(meta, "stats", [_name(t) for t in c])
+
+    def resource(self, meta, c):
+        bounds = [x for bound in c[2:] for x in bound]
+        return _setting(meta, "resource", [_name(c[0]), int(c[1]), *bounds])
+
+    def bound(self, meta, c):
+        return (str(c[0]), int(c[1]))
+
+    def option(self, meta, c):
+        return _setting(meta, "option", [_name(t) for t in c])
+
+    def variant(self, meta, c):
+        return n.Variant(_loc(meta), _name(c[0]), _name(c[1]), c[2])
+
+    def levels(self, meta, c):
+        return _setting(meta, "levels", [int(x) for x in c])
+
+    def level_heal(self, meta, c):
+        return _setting(meta, "level heal", [c[0]])
+
+    def damage_lowers(self, meta, c):
+        return _setting(meta, "damage lowers", [_name(c[0])])
+
+    def short_deck(self, meta, c):
+        return _setting(meta, "short deck", [_name(t) for t in c])
+
+    def all_lose(self, meta, c):
+        return _setting(meta, "all lose", [c[0]])
+
+    def round_limit(self, meta, c):
+        return _setting(meta, "round limit", [int(c[0]), _name(c[1]), c[2]])
+
+    def zone_decl(self, meta, c):
+        limits = [x for x in c[1:] if isinstance(x, int)]
+        flags = tuple(x for x in c[1:] if not isinstance(x, int))
+        return n.ZoneDecl(_loc(meta), _name(c[0]), flags, limits[-1] if limits else None)
+
+    def zone_max(self, meta, c):
+        return int(c[0])
+
+    def kind_rule(self, meta, c):
+        return n.KindRule(_loc(meta), _name(c[0]), tuple(c[1:]))
+
+    def turn(self, meta, c):
+        phases, rest = _split(c, n.Phase)
+        return n.Turn(_loc(meta), tuple(phases), rest[0] if rest else ())
+
+    def phase(self, meta, c):
+        steps, rest = _split(c[1:], n.Step)
+        return n.Phase(_loc(meta), _name(c[0]), tuple(steps), rest[0] if rest else ())
+
+    def step(self, meta, c):
+        return n.Step(_loc(meta), _name(c[0]), c[1] if len(c) > 1 else ())
+
+    def turn_end(self, meta, c):
+        return c[0]
+
+    def battle(self, meta, c):
+        won = next((x for x in c[3:] if x[0] == "won"), ("won", None, ()))
+        end = next((x[1] for x in c[3:] if x[0] == "end"), ())
+        return n.Battle(_loc(meta), c[0], c[1], c[2], won[1], won[2], end)
+
+    def chosen_blocker(self, meta, c):
+        return n.ChosenBlocker(_loc(meta), c[0])
+
+    def battle_won(self, meta, c):
+        return ("won", _name(c[0]), c[1] if len(c) > 1 else ())
+
+    def battle_end(self, meta, c):
+        return ("end", c[0])
+
+    def trigger_order(self, meta, c):
+        return n.TriggerOrder(_loc(meta), tuple(c))
+
+    def order(self, meta, c):
+        return tuple(c)
+
+    def by_stat_descending(self, meta, c):
+        return n.OrderKey(_loc(meta), "stat", (_name(c[0]),))
+
+    def by_kind(self, meta, c):
+        return n.OrderKey(_loc(meta), "kind", tuple(_name(t) for t in c))
+
+    def turn_player_first(self, meta, c):
+        return n.OrderKey(_loc(meta), "turn_player", ())
+
+    def left_to_right(self, meta, c):
+        return n.OrderKey(_loc(meta), "position", ())
+
+    def priority_levels(self, meta, c):
+        return n.OrderKey(_loc(meta), "priority", ())
+
+    def checks(self, meta, c):
+        return n.Checks(_loc(meta), c[0])
+
+    def lose_rule(self, meta, c):
+        return n.LoseRule(_loc(meta), c[0], len(c) > 1)
+
+    def at_once(self, meta, c):
+        return True

@@ -1,0 +1,155 @@
+"""Stage 2, the Checker's methods for rulesets: required lines, rules, settings and actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from compiler import nodes as n
+from compiler.check_common import NO_BATTLE
+from compiler.diagnostics import did_you_mean, quoted_list
+from compiler.symbols import Scope, Symbols
+from runtime import vocabulary as v
+
+REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
+REPEATABLE_SETTINGS = ("ban", "option", "resource")  # each line adds one more
+SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
+                 "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
+# Which battle words (compiler/check_terms.py BATTLE_WORDS) each part of a ruleset's 'battle { ... }'
+# can mean (runtime/turns.py: 'blocked' runs before the winner is known).
+BATTLE_PARTS = {"blocked": ("attacker", "blocker", "defender"), "unblocked": ("attacker", "defender")}
+
+
+@dataclass
+class RulesetChecks:
+    """Checker methods for a ruleset and its rules."""
+
+    sym: Symbols
+
+    if TYPE_CHECKING:  # provided by compiler.check.Checker and its other parts
+        def error(self, code: str, message: str, node: n.Node) -> None: ...
+        def known(self, name: n.Name, what: str, table: Any) -> bool: ...
+        def battle_rule(self, rule: n.Rule, scope: Scope) -> bool: ...
+        def battle_ruleset(self, rs: n.Ruleset) -> None: ...
+        def body(self, sentences: tuple[n.Sentence, ...], scope: Scope) -> None: ...
+        def cond(self, c: n.Cond, scope: Scope) -> None: ...
+        def filter(self, f: n.Filter, scope: Scope) -> None: ...
+        def kind_name(self, k: n.Name) -> None: ...
+        def order(self, keys: tuple[n.OrderKey, ...]) -> None: ...
+
+    def ruleset(self, rs: n.Ruleset) -> None:
+        seen: set[str] = set()
+        for r in rs.rules:
+            if isinstance(r, n.Setting) and r.key in seen and r.key not in REPEATABLE_SETTINGS:
+                self.error("E104", f"ruleset '{rs.name.value}' has '{SETTING_WORDS.get(r.key, r.key)}' twice", r)
+            seen.add(r.key if isinstance(r, n.Setting) else "")
+        if self.sym.battle:
+            self.battle_ruleset(rs)
+            for rule in rs.rules:
+                self.rule(rule)
+            return
+        keys = {r.key for r in rs.rules if isinstance(r, n.Setting)}
+        for required in ("players", "deck", "kinds"):
+            if required not in keys:
+                self.error("E103", f"ruleset '{rs.name.value}' has no '{required}' line", rs)
+        for zone in REQUIRED_ZONES:
+            if zone not in self.sym.zones:
+                self.error("E103", f"ruleset '{rs.name.value}' declares no '{zone}' zone", rs)
+        responding = [r for r in rs.rules if isinstance(r, n.KindRule) and "responds" in r.traits]
+        if responding and "stack" not in self.sym.zones:
+            self.error("E103", f"kind '{responding[0].kind.value}' responds, so ruleset '{rs.name.value}' "
+                               "needs a 'stack' zone for cards waiting to resolve", responding[0])
+        for rule in rs.rules:
+            self.rule(rule)
+
+    def rule(self, rule: n.Rule) -> None:
+        scope = Scope("ruleset")
+        if self.battle_rule(rule, scope):
+            return
+        match rule:
+            case n.KindRule(kind=kind, traits=traits):
+                self.known(kind, "card kind", self.sym.kinds)
+                if "deleted instead of graveyard" in traits and "deleted" not in self.sym.zones:
+                    self.error("E103", f"kind '{kind.value}' is 'deleted instead of graveyard', and the ruleset "
+                                       "declares no 'deleted' zone", rule)
+                for trait in traits:
+                    if trait.startswith("counts as ") and trait[10:] not in self.sym.kinds:
+                        self.error("E101", f"unknown card kind '{trait[10:]}' in '{trait}'{did_you_mean(trait[10:], self.sym.kinds)}", rule)
+            case n.Turn(phases=phases, turn_end=end):
+                scope = replace(scope, battle_words=(), no_battle=NO_BATTLE["turn"])
+                for p in phases:
+                    self.body(p.body, scope)
+                    for st in p.steps:
+                        self.body(st.body, scope)
+                self.body(end, scope)
+            case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
+                if not isinstance(blocker, (n.Extreme, n.ChosenBlocker)):
+                    self.error("E105", "the blocker is 'the leftmost ...', 'the rightmost ...' or 'any ..., "
+                                       "chosen by them'", blocker)
+                else:
+                    self.filter(blocker.filter, scope)
+                if stat is not None:
+                    self.known(stat, "stat", self.sym.stats)
+                for part, words in ((blocked, "blocked"), (unblocked, "unblocked"), (won, ""), (end, "")):
+                    known = BATTLE_PARTS.get(words)
+                    self.body(part, replace(scope, battle_words=known, no_battle=NO_BATTLE.get(words, "")))
+            case n.TriggerOrder(keys=keys):
+                self.order(keys)
+            case n.Checks(body=body):
+                self.body(body, scope)
+            case n.LoseRule(cond=c):
+                self.cond(c, Scope("lose_rule"))
+            case n.Variant(option=option, value=value, rule=inner):
+                self.option_value(option, value)
+                self.setting(inner)
+            case n.Actions(items=items):
+                for item in items:
+                    self.action(item)
+            case n.ZoneDecl() | n.Setting():
+                self.setting(rule)
+
+    def action(self, item: n.ActionItem) -> None:
+        if not self.known(item.name, "action", v.ACTIONS):
+            return
+        if (item.name.value in ("set", "joker")) != (item.zone is not None):
+            said = "'set' needs 'into ZONE' and 'joker' needs 'from ZONE'" if item.zone is None else \
+                "only 'set' and 'joker' name a zone"
+            self.error("E105", f"action '{item.name.value}': {said}", item)
+        if item.zone is not None:
+            self.known(item.zone, "zone", self.sym.zones)
+        if item.kind is not None:
+            self.kind_name(item.kind)
+        if item.cond is not None:
+            self.cond(item.cond, Scope("ruleset"))
+
+    def option_value(self, option: n.Name, value: n.Name) -> None:
+        if self.known(option, "option", self.sym.options):
+            self.known(value, f"value of option '{option.value}'", self.sym.options[option.value])
+
+    def setting(self, rule: n.ZoneDecl | n.Setting) -> None:
+        """Check the names a setting line refers to and the order of its numbers."""
+        if isinstance(rule, n.ZoneDecl):
+            return
+        names = [x for x in rule.values if isinstance(x, n.Name)]
+        if rule.key == "option" and len(names) > 2 and names[1].value not in [x.value for x in names[2:]]:
+            self.error("E101", f"option '{names[0].value}' defaults to '{names[1].value}', which is not one of "
+                               f"its values {quoted_list(x.value for x in names[2:])}", names[1])
+        elif rule.key == "short deck":
+            for zone in names:
+                self.known(zone, "zone", self.sym.zones)
+        elif rule.key in ("round limit", "life fill"):
+            for name in names:
+                self.known(name, "resource", self.sym.resources)
+        elif rule.key == "jokers" and isinstance(rule.values[2], n.Name):
+            self.known(rule.values[2], "resource", self.sym.resources)
+        elif rule.key == "ban":
+            self.known(names[0], "keyword", self.sym.keywords)
+        elif rule.key == "damage lowers":
+            self.known(names[0], "stat", self.sym.stats)
+        elif rule.key == "levels" and rule.values[0] != 1:
+            self.error("E105", f"levels start at 1, found {rule.values[0]}", rule)
+        elif rule.key == "resource":
+            bounds = {str(k): int(str(x)) for k, x in zip(rule.values[2::2], rule.values[3::2], strict=True)}
+            low, high, start = bounds.get("min"), bounds.get("max"), int(str(rule.values[1]))
+            if (low is not None and low > start) or (high is not None and high < start):
+                self.error("E105", f"resource '{names[0].value}' starts at {start}, outside its bounds", rule)
