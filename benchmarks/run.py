@@ -43,14 +43,13 @@ def bench_build() -> dict[str, float]:
 def bench_games(ruleset: str, games: int, options: dict[str, str] | None = None) -> dict[str, float]:
     """Return games per second, per-turn time and actions per second for seeded random games
     between the ruleset's sample decks that its rules (and options) accept."""
+    from compiler.sheets import deck_rules, load_deck
     from runtime import engine
     from runtime.agents import RandomAgent
-    from runtime.decks import load_deck
     from runtime.load import load_game
 
     game = load_game(ruleset).with_options(options or {})
-    known = {n for n, c in game.cards.items() if not c.token}
-    decks = [load_deck(p, known, apart=game.joker_names)
+    decks = [load_deck(p, deck_rules(game, sized=False))
              for p in sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))]
     decks = [d for d in decks if not game.check_deck(d)]
     turns = actions = 0

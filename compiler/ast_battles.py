@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler import nodes as n
-from compiler.ast_common import _is_token, _loc, _name, _setting, _string
+from compiler.ast_common import _int, _is_token, _loc, _name, _setting, _string
 
 
 class BattleParts:
@@ -11,10 +11,10 @@ class BattleParts:
 
     # automatic battles
     def automatic(self, meta, c):
-        return _setting(meta, "automatic", [int(c[0]), int(c[1])])
+        return _setting(meta, "automatic", [_int(c[0]), _int(c[1])])
 
     def launch_default(self, meta, c):
-        return _setting(meta, "launch turn", [int(c[0])])
+        return _setting(meta, "launch turn", [_int(c[0])])
 
     def type_priority(self, meta, c):
         return _setting(meta, "type priority", [_name(t) for t in c])
@@ -26,10 +26,10 @@ class BattleParts:
         return n.ActionRight(_loc(meta), tuple(c))
 
     def budget(self, meta, c):
-        return n.Budget(_loc(meta), int(c[0]), tuple(c[1:]))
+        return n.Budget(_loc(meta), _int(c[0]), tuple(c[1:]))
 
     def buy(self, meta, c):
-        return (str(c[1]) if len(c) > 1 else "sword", int(c[0]))
+        return (str(c[1]) if len(c) > 1 else "sword", _int(c[0]))
 
     # battle effects
     def hit(self, meta, c):

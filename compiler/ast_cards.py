@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler import nodes as n
-from compiler.ast_common import _ABILITY, _COND, _cond_of, _loc, _name, _setting, _split, _string
+from compiler.ast_common import _ABILITY, _COND, _cond_of, _int, _loc, _name, _setting, _split, _string
 
 
 class CardParts:
@@ -21,7 +21,7 @@ class CardParts:
         return n.CostDecl(_loc(meta), tuple(c))
 
     def cost_item(self, meta, c):
-        return n.CostItem(_loc(meta), int(c[0]), _name(c[1]))
+        return n.CostItem(_loc(meta), _int(c[0]), _name(c[1]))
 
     def stats_decl(self, meta, c):
         return n.StatsDecl(_loc(meta), tuple(c))
@@ -30,10 +30,10 @@ class CardParts:
         return n.StatItem(_loc(meta), _name(c[0]), c[1], tuple(c[2:]))
 
     def signed_int(self, meta, c):
-        return int(c[0])
+        return _int(c[0])
 
     def negative_int(self, meta, c):
-        return -int(c[0])
+        return -_int(c[0])
 
     def attrs_decl(self, meta, c):
         return n.AttrsDecl(_loc(meta), tuple(c))
@@ -45,7 +45,7 @@ class CardParts:
         return n.KeywordsDecl(_loc(meta), tuple(c))
 
     def keyword_use(self, meta, c):
-        return n.KeywordUse(_loc(meta), _name(c[0]), tuple(int(x) for x in c[1:]))
+        return n.KeywordUse(_loc(meta), _name(c[0]), tuple(_int(x) for x in c[1:]))
 
     def text_decl(self, meta, c):
         return n.TextDecl(_loc(meta), _string(c[0]))
@@ -83,7 +83,7 @@ class CardParts:
         return n.SpellEffect(_loc(meta), c[0])
 
     def repeated_effect(self, meta, c):
-        return n.SpellEffect(_loc(meta), c[1], int(c[0]))
+        return n.SpellEffect(_loc(meta), c[1], _int(c[0]))
 
     def condition(self, meta, c):
         return ("condition", c[0])
@@ -186,7 +186,7 @@ class CardParts:
         return ("launch", c[0])
 
     def launch_shift(self, meta, c):
-        return ("shift", int(c[0]) * (-1 if c[1] == "earlier" else 1))
+        return ("shift", _int(c[0]) * (-1 if c[1] == "earlier" else 1))
 
     def vanishes(self, meta, c):
         return ("vanishes", True)
@@ -210,4 +210,4 @@ class CardParts:
         return "lasts until end of turn"
 
     def lasts_turns(self, meta, c):
-        return f"lasts {int(c[0])} turns"
+        return f"lasts {_int(c[0])} turns"

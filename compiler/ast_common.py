@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from compiler import nodes as n
+from compiler.diagnostics import Diagnostic
+
+# The largest number card text may write. Nine digits are far past any value a card prints (12000
+# is the largest), keep products of two numbers within 64 bits, and are cheap to read: Python's
+# int() refuses a string of more than 4,300 digits, leading zeros included.
+MAX_NUMBER = 999_999_999
 
 
 class _Token(Protocol):
@@ -29,6 +36,23 @@ def _loc(meta: Any) -> n.Loc:
 
 def _tloc(tok: _Token) -> n.Loc:
     return n.Loc(tok.line or 0, tok.column or 0)
+
+
+def _int(tok: _Token) -> int:
+    """Return the value of an INT token; parse() has refused those past MAX_NUMBER (number_errors)."""
+    return int(str(tok).lstrip("0") or "0")
+
+
+def number_errors(tokens: Iterable[_Token], path: str) -> list[Diagnostic]:
+    """Return an E007 for each INT token past MAX_NUMBER, read without int(), located at the token."""
+    found = []
+    for tok in tokens:
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+            shown = digits if len(digits) <= 20 else f"a number of {len(digits)} digits"
+            found.append(Diagnostic("E007", f"a number must be at most {MAX_NUMBER}, found {shown}", path,
+                                    tok.line or 1, tok.column or 1))
+    return found
 
 
 def _name(tok: _Token) -> n.Name:
@@ -76,7 +100,7 @@ def _cond_of(c: list) -> Any:
 def _choice_count(words: str) -> tuple[int, bool]:
     """Return (count, up to) of 'a', 'an', '2' or 'up to 2'."""
     last = words.split()[-1]
-    return (int(last) if last.isdigit() else 1), words.startswith("up to")
+    return (int(last.lstrip("0") or "0") if last.isdigit() else 1), words.startswith("up to")
 
 
 def _player_first(c: list) -> tuple[Any, list]:

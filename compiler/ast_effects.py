@@ -8,6 +8,7 @@ from compiler import nodes as n
 from compiler.ast_common import (
     _choice_count,
     _cond_of,
+    _int,
     _is_token,
     _loc,
     _name,
@@ -71,7 +72,7 @@ class EffectParts:
 
     def jokers(self, meta, c):
         parts = dict(c[1:])
-        return _setting(meta, "jokers", [int(c[0]), parts.get("distinct", ""), parts.get("dealt", "")])
+        return _setting(meta, "jokers", [_int(c[0]), parts.get("distinct", ""), parts.get("dealt", "")])
 
     def joker_distinct(self, meta, c):
         return ("distinct", _name(c[0]))
@@ -82,7 +83,7 @@ class EffectParts:
     def life_fill(self, meta, c):
         by_opponent = c[0] is True
         rest = c[1:] if by_opponent else c
-        return _setting(meta, "life fill", [int(rest[0]), _name(rest[1]), "opponent" if by_opponent else "any"])
+        return _setting(meta, "life fill", [_int(rest[0]), _name(rest[1]), "opponent" if by_opponent else "any"])
 
     def by_opponent(self, meta, c):
         return True
@@ -211,11 +212,11 @@ class EffectParts:
         return n.Winner(_loc(meta))
 
     def target(self, meta, c):
-        count = int(c[0]) if len(c) > 1 else 1
+        count = _int(c[0]) if len(c) > 1 else 1
         return n.Target(_loc(meta), count, False, c[-1])
 
     def target_up_to(self, meta, c):
-        return n.Target(_loc(meta), int(c[0]), True, c[1])
+        return n.Target(_loc(meta), _int(c[0]), True, c[1])
 
     def another_target(self, meta, c):
         return n.Target(_loc(meta), 1, False, c[0], another=True)

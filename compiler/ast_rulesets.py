@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler import nodes as n
-from compiler.ast_common import _loc, _name, _setting, _split, _string
+from compiler.ast_common import _int, _loc, _name, _setting, _split, _string
 
 
 class RulesetParts:
@@ -16,16 +16,16 @@ class RulesetParts:
         return _setting(meta, "title", [_string(c[0])])
 
     def players(self, meta, c):
-        return _setting(meta, "players", [int(c[0])])
+        return _setting(meta, "players", [_int(c[0])])
 
     def first_player(self, meta, c):
         return _setting(meta, "first player", [c[0]])
 
     def deck_rule(self, meta, c):
-        return _setting(meta, "deck", [int(x) for x in c])
+        return _setting(meta, "deck", [_int(x) for x in c])
 
     def opening_hand(self, meta, c):
-        return _setting(meta, "opening hand", [int(x) for x in c])
+        return _setting(meta, "opening hand", [_int(x) for x in c])
 
     def kinds(self, meta, c):
         return _setting(meta, "kinds", [_name(t) for t in c])
@@ -35,10 +35,10 @@ class RulesetParts:
 
     def resource(self, meta, c):
         bounds = [x for bound in c[2:] for x in bound]
-        return _setting(meta, "resource", [_name(c[0]), int(c[1]), *bounds])
+        return _setting(meta, "resource", [_name(c[0]), _int(c[1]), *bounds])
 
     def bound(self, meta, c):
-        return (str(c[0]), int(c[1]))
+        return (str(c[0]), _int(c[1]))
 
     def option(self, meta, c):
         return _setting(meta, "option", [_name(t) for t in c])
@@ -47,7 +47,7 @@ class RulesetParts:
         return n.Variant(_loc(meta), _name(c[0]), _name(c[1]), c[2])
 
     def levels(self, meta, c):
-        return _setting(meta, "levels", [int(x) for x in c])
+        return _setting(meta, "levels", [_int(x) for x in c])
 
     def level_heal(self, meta, c):
         return _setting(meta, "level heal", [c[0]])
@@ -62,7 +62,7 @@ class RulesetParts:
         return _setting(meta, "all lose", [c[0]])
 
     def round_limit(self, meta, c):
-        return _setting(meta, "round limit", [int(c[0]), _name(c[1]), c[2]])
+        return _setting(meta, "round limit", [_int(c[0]), _name(c[1]), c[2]])
 
     def zone_decl(self, meta, c):
         limits = [x for x in c[1:] if isinstance(x, int)]
@@ -70,7 +70,7 @@ class RulesetParts:
         return n.ZoneDecl(_loc(meta), _name(c[0]), flags, limits[-1] if limits else None)
 
     def zone_max(self, meta, c):
-        return int(c[0])
+        return _int(c[0])
 
     def kind_rule(self, meta, c):
         return n.KindRule(_loc(meta), _name(c[0]), tuple(c[1:]))

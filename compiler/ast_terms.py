@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compiler import nodes as n
-from compiler.ast_common import _loc, _name
+from compiler.ast_common import _int, _loc, _name
 
 
 class TermParts:
@@ -11,7 +11,7 @@ class TermParts:
 
     # expressions
     def number(self, meta, c):
-        return n.Number(_loc(meta), int(c[0]))
+        return n.Number(_loc(meta), _int(c[0]))
 
     def param(self, meta, c):
         return n.Param(_loc(meta), _name(c[0]))
@@ -38,7 +38,7 @@ class TermParts:
         return n.RoundNumber(_loc(meta))
 
     def by_round(self, meta, c):
-        return n.ByRound(_loc(meta), tuple(int(x) for x in c))
+        return n.ByRound(_loc(meta), tuple(_int(x) for x in c))
 
     def own_turn_number(self, meta, c):
         return n.OwnTurnNumber(_loc(meta), c[0])
@@ -75,7 +75,7 @@ class TermParts:
         return n.AtBound(_loc(meta), c[0], c[1], c[2])
 
     def stat_bound(self, meta, c):
-        return n.StatBound(_loc(meta), _name(c[0]), int(c[1]), c[2])
+        return n.StatBound(_loc(meta), _name(c[0]), _int(c[1]), c[2])
 
     def has(self, meta, c):
         return n.Has(_loc(meta), c[0], _name(c[1]))

@@ -126,9 +126,16 @@ class RulesetChecks:
         if self.known(option, "option", self.sym.options):
             self.known(value, f"value of option '{option.value}'", self.sym.options[option.value])
 
+    def zone(self, z: n.ZoneDecl) -> None:
+        """Check a zone's limit: 'max 0' is refused, as a zone no card may enter or a slip for 'no limit'."""
+        if z.limit == 0:
+            self.error("E105", f"zone '{z.name.value}' holds at most 0 cards; a limit is 1 or more "
+                               "(leave out 'max' for no limit)", z)
+
     def setting(self, rule: n.ZoneDecl | n.Setting) -> None:
         """Check the names a setting line refers to and the order of its numbers."""
         if isinstance(rule, n.ZoneDecl):
+            self.zone(rule)
             return
         names = [x for x in rule.values if isinstance(x, n.Name)]
         if rule.key == "option" and len(names) > 2 and names[1].value not in [x.value for x in names[2:]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from compiler import nodes as n
 from compiler.check_common import _children, _names_player
@@ -17,6 +17,12 @@ BATTLE_WORDS = {"the attacker": "attacker", "the blocker": "blocker", "the winne
                 "won the battle": "winner", "the defending player": "defender",
                 "the defending player controls": "defender"}
 FILTER_POSSESSIVES = ("your", "the opponent's")  # 'your units' is 'units you control'
+# How many levels an expression, condition or object may nest, a level being one node of the AST
+# ('+', 'not', 'or', 'min', 'of' ...). Lowering writes one bracket per level, up to 3 more for the
+# innermost term and a few around the whole; CPython refuses the 201st nested bracket of a module
+# (docs/decisions.md, Issue 16: generated code that loads).
+MAX_NESTING = 100
+_TERMS = get_args(n.Expr) + get_args(n.Cond) + get_args(n.Object) + (n.Filter, n.ZoneRef)
 
 
 @dataclass
@@ -99,6 +105,14 @@ class TermChecks:
                 self.attribute_value(value, attribute)
         for child in _children(t):
             self.term(child, scope)
+
+    def nesting(self, f: n.File) -> None:
+        """Report each outermost expression, condition or object of a file nested past MAX_NESTING."""
+        for term, depth in _outermost_terms(f):
+            if depth > MAX_NESTING:
+                self.error("E004", f"expression nested too deeply: {depth} levels, the most is "
+                                   f"{MAX_NESTING}; each operator, 'and', 'or' and 'not' adds a level, also "
+                                   "in a chain like 'a + b + c'", term)
 
     def battle_word(self, t: n.Node, scope: Scope) -> None:
         """Report a battle word ('the attacker', 'the defending player', ...) where no battle can be under way."""
@@ -222,3 +236,25 @@ def _battle_word(t: n.Node) -> str | None:
         case n.Filter(control="the defending player controls"):
             return "the defending player controls"
     return None
+
+
+def _outermost_terms(root: n.Node) -> list[tuple[n.Node, int]]:
+    """Return each term of a tree that no other term holds, with its depth."""
+    found, stack = [], [root]
+    while stack:  # iterative: a term may be deeper than Python's recursion limit lets a walk go
+        node = stack.pop()
+        if isinstance(node, _TERMS):
+            found.append((node, _depth(node)))
+        else:
+            stack += _children(node)
+    return found
+
+
+def _depth(term: n.Node) -> int:
+    """Return how many levels deep a term is: 1 for a number or a name, 1 more per node around it."""
+    deepest, stack = 0, [(term, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack += [(child, depth + 1) for child in _children(node)]
+    return deepest

@@ -17,6 +17,7 @@ CODES = {
     "E004": "nesting too deep",
     "E005": "file is not valid UTF-8 text",
     "E006": "planned construct, not implemented yet",
+    "E007": "number too large",
     "E101": "unknown name",
     "E102": "duplicate definition",
     "E103": "missing part",
@@ -28,10 +29,12 @@ CODES = {
     "E110": "a reference to nothing here",
     "E201": "deck size or copies",
     "E202": "unknown card in deck",
-    "E203": "bad deck line",
+    "E203": "bad deck count",
     "E204": "bad swordsman line",
     "E205": "creation budget",
     "E206": "not a sword",
+    "E207": "bad number in a scenario",
+    "E208": "no such player or position in a scenario",
     "E301": "path outside the project",
     "E302": "file name cannot name a module",
 }
@@ -60,6 +63,9 @@ class Diagnostic:
         if self.line > len(lines):
             return head
         text = lines[self.line - 1].rstrip("\r").replace("\t", " ")
+        text = text.removeprefix("\ufeff") if self.line == 1 else text  # a byte-order mark is no character
+        # a control or bidi character would move what follows it on a terminal: shown as one U+FFFD
+        text = "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
         caret = " " * (max(self.col, 1) - 1) + "^"
         return f"{head}\n    {text}\n    {caret}"
 

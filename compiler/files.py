@@ -1,4 +1,4 @@
-"""Writing generated/ safely: atomic files, and a ruleset folder replaced in one step.
+"""Writing generated/ safely: atomic files, ruleset folders replaced in one step, never through a link.
 
 A build puts a ruleset's complete new folder next to the old one inside generated/ and exchanges
 the two with one `renameat2(RENAME_EXCHANGE)` system call, so a build killed at any point leaves
@@ -10,20 +10,27 @@ the new one in, rename the old one to `.cardc-trash-<ruleset>`, remove that. Kil
 two, the ruleset folder is missing on disk but its old folder is whole beside it: the next build and
 the loader put it back before they read anything (runtime/folder_recovery.py), so every reader sees the
 folder entirely old or entirely new. A `.cardc-old-` folder is never partly removed.
-CARDC_BUILD_KILL_BEFORE=<step> (a step, or 'end') makes a build kill itself there: the tests use it.
+
+A build that changes more than one thing (two ruleset folders, a folder and generated/__init__.py, a
+removed ruleset) stages all of it first and commits it with a journal (`switch_tree`): killed before
+the commit, every reader finds the whole old tree; after it, the whole new one (the recovery
+finishes the switches). CARDC_BUILD_KILL_BEFORE=<step> or <step>:<name> (a step, or 'end') makes a
+build kill itself there: the tests use it.
 """
 
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
 import signal
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import CompileError, Diagnostic
-from runtime.folder_recovery import OLD_PREFIX, restore_all
+from runtime.folder_recovery import JOURNAL, MARK, NEW_FILE_PREFIX, OLD_PREFIX, finish, locked, recover
 
 STAGING_PREFIX = ".cardc-"
 _RENAME_EXCHANGE = 2
@@ -33,16 +40,25 @@ FALLBACK_STEPS = ("move-old", "move-new", "discard-old", "remove-old")
 
 def inside_generated(root: Path, rel: str) -> Path:
     """Return the absolute path of an output, refusing any path outside generated/."""
-    target = (root / rel).resolve()
-    gen = (root / "generated").resolve()
-    if gen not in target.parents:
+    target = _resolved(root / rel)
+    gen = root.resolve() / "generated"  # the project's own folder: a generated/ that is a link leads elsewhere
+    if target is None or gen not in target.parents:
         raise CompileError([Diagnostic("E301", f"refusing to write outside generated/: {rel}", rel, 1, 1)])
     return target
 
 
 def inside(folder: Path, path: Path) -> bool:
     """Return whether a path (links followed) lies inside a folder."""
-    return folder.resolve() in path.resolve().parents
+    target = _resolved(path)
+    return target is not None and folder.resolve() in target.parents
+
+
+def _resolved(path: Path) -> Path | None:
+    """Return a path with its links followed, or None for a loop of links."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: Python 3.11's "Symlink loop"
+        return None
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -103,16 +119,110 @@ def _switch_in_steps(folder: Path, staging: Path) -> None:
     _kill_if_told("end")
 
 
-def _kill_if_told(step: str) -> None:
-    """Kill this process (SIGKILL: no clean-up runs) if CARDC_BUILD_KILL_BEFORE names this step."""
-    if os.environ.get("CARDC_BUILD_KILL_BEFORE") == step:
+def _kill_if_told(step: str, name: str | None = None) -> None:
+    """Kill this process (SIGKILL: no clean-up runs) if CARDC_BUILD_KILL_BEFORE names this step (of `name`)."""
+    if os.environ.get("CARDC_BUILD_KILL_BEFORE") in (step, f"{step}:{name}"):
         os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
 
+@dataclass
+class Change:
+    """What a build changes in generated/: ruleset folders to replace whole (name -> files), folders to
+    remove, files of generated/ itself to write (name -> text) and to delete."""
+
+    folders: dict[str, dict[str, str]] = field(default_factory=dict)
+    remove: list[str] = field(default_factory=list)
+    write: dict[str, str] = field(default_factory=dict)
+    delete: list[str] = field(default_factory=list)
+
+    def size(self) -> int:
+        """Return how many separate things change."""
+        return len(self.folders) + len(self.remove) + len(self.write) + len(self.delete)
+
+
+def switch_tree(generated: Path, change: Change) -> None:
+    """Make every change at once: one folder or file on its own, several through a staged, journalled switch."""
+    if change.size() == 1 and change.folders:
+        [(name, files)] = change.folders.items()
+        replace_folder(generated / name, files)  # one exchange: atomic by itself
+    elif change.size() == 1 and change.write:
+        [(name, text)] = change.write.items()
+        write_atomic(generated / name, text)
+    elif change.size():
+        _switch_journalled(generated, change)
+
+
+def _switch_journalled(generated: Path, change: Change) -> None:
+    """Stage everything, commit with the journal, then switch (runtime/folder_recovery.py finishes a kill)."""
+    generated.mkdir(parents=True, exist_ok=True)
+    for name, files in sorted(change.folders.items()):
+        _kill_if_told("stage", name)
+        _stage(generated / f"{STAGING_PREFIX}{name}", files)
+    for name, text in sorted(change.write.items()):
+        write_atomic(generated / f"{NEW_FILE_PREFIX}{name}", text)
+    plan = {"switch": sorted(change.folders), "remove": sorted(change.remove), "write": sorted(change.write),
+            "delete": sorted(change.delete)}
+    _kill_if_told("commit")
+    with locked(generated):  # a loader meeting the journal waits here instead of switching beside us
+        write_atomic(generated / JOURNAL, json.dumps(plan, indent=1) + "\n")  # the commit
+        finish(generated, plan, _exchange, _kill_if_told)
+    _kill_if_told("discard")
+    remove_leftovers(generated)
+    _kill_if_told("end")
+
+
+def _stage(staging: Path, files: dict[str, str]) -> None:
+    """Write a ruleset's complete new folder under its staging name, with the mark that says it is new."""
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name, text in sorted(files.items()):
+        write_atomic(staging / name, text)
+    write_atomic(staging / MARK, "")  # last: a marked folder is complete
+
+
 def clean_staging(generated: Path) -> None:
-    """Undo or remove what a killed build left behind: put back a folder moved aside, then remove
-    staging folders, old folders and temporary files."""
-    if generated.is_dir():
-        restore_all(generated)  # first: an old folder is the only copy while its ruleset folder is missing
-        for leftover in generated.rglob(f"{STAGING_PREFIX}*"):
-            shutil.rmtree(leftover, ignore_errors=True) if leftover.is_dir() else leftover.unlink(missing_ok=True)
+    """Finish or undo what a killed build left behind, then remove staging folders, old folders and
+    temporary files."""
+    recover(generated)  # first: an old folder is the only copy while its ruleset folder is missing
+    if generated.is_dir() and not generated.is_symlink():
+        remove_leftovers(generated)
+
+
+def remove_leftovers(generated: Path) -> None:
+    """Remove every `.cardc-*` entry under generated/ (a link is removed itself, never what it leads to)."""
+    for leftover in sorted(generated.rglob(f"{STAGING_PREFIX}*")):
+        if leftover.is_symlink() or not leftover.is_dir():
+            leftover.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def link_problems(root: Path) -> list[Diagnostic]:
+    """Return an E301 for generated/, an entry of it or an entry of one of its folders that is a link."""
+    gen = root / "generated"
+    if gen.is_symlink():
+        return [_link_error(root, gen)]
+    if not gen.is_dir():
+        return []
+    links = []
+    for entry in sorted(p for p in gen.iterdir() if not p.name.startswith(STAGING_PREFIX)):
+        inner = sorted(entry.iterdir()) if _is_real_dir(entry) else []
+        links += [p for p in [entry, *inner] if p.is_symlink()]
+    return [_link_error(root, p) for p in links]
+
+
+def _is_real_dir(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
+def _link_error(root: Path, link: Path) -> Diagnostic:
+    """Return the E301 of an output path that is a link: where it leads, what was expected."""
+    rel = link.relative_to(root).as_posix()
+    target, base = _resolved(link), root.resolve()
+    if target is None:
+        noun, expected, where = "path", "folder or file", f"{os.readlink(link)} (a loop of links)"
+    else:
+        noun = expected = "folder" if link == root / "generated" or target.is_dir() else "file"
+        where = target.relative_to(base).as_posix() if base in target.parents else f"{target} (outside the project)"
+    return Diagnostic("E301", f"this {noun} is a link to {where}; expected a real {expected} of the project: "
+                              "refusing to write through it", rel, 1, 1)

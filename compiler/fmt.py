@@ -10,9 +10,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler import nodes as n
+from compiler.parser import _keywords as keywords
 from compiler.parser import parse
 
 IND = "    "
+# names that "each" would read as the start of another phrase ("each player", "each sword of X")
+ALL_KINDS = ("player", "sword")
+# keywords that begin an expression, so a name spelt like one cannot be bracketed ('(your)' wants 'your NAME')
+ATOM_WORDS = frozenset({"half", "its", "max", "min", "number", "round", "stacks", "the", "their", "turn", "your"})
 
 
 def _string(text: str) -> str:
@@ -25,9 +30,9 @@ def _string(text: str) -> str:
 
 def amount(e: n.Expr) -> str:
     """Return an amount as the grammar allows it in effects: a number, a name or (expr)."""
-    if isinstance(e, (n.Number, n.Param, n.ByRound)):
-        return expr(e)
-    return f"({expr(e)})"
+    if isinstance(e, n.Param) and e.name.value in keywords() and e.name.value not in ATOM_WORDS:
+        return f"({expr(e)})"  # a name that is a keyword too stays bracketed: 'deal (jokers) damage'
+    return expr(e) if isinstance(e, (n.Number, n.Param, n.ByRound)) else f"({expr(e)})"
 
 
 def _level(e: n.Expr) -> int:
@@ -167,6 +172,19 @@ def _bare(o: n.Object) -> bool:
     return _plural(o) or (isinstance(o, n.Each) and o.filter.possessive is not None)
 
 
+def _lead(f: n.Filter) -> str | None:
+    """Return the first name of a filter's text, or None when a possessive or 'other' comes first."""
+    return None if f.possessive or f.other else (f.attrs[0] if f.attrs else f.kind).value
+
+
+def _each(o: n.Each, f: n.Filter) -> str:
+    """Return an 'each' object in a form that parses back to it: bare, 'each ...' or 'all ...'."""
+    lead = _lead(f)
+    if _bare(o) and lead not in keywords():  # a keyword first would be read as that keyword ('this')
+        return filter_(f)
+    return f"{'all' if lead in ALL_KINDS else 'each'} {filter_(f)}"
+
+
 def obj(o: n.Object) -> str:
     match o:
         case n.This():
@@ -182,15 +200,14 @@ def obj(o: n.Object) -> str:
         case n.Winner():
             return "the winner"
         case n.Target(count=count, up_to=up_to, filter=f):
-            head = f"up to {count} " if up_to else ("" if count == 1 else f"{count} ")
+            # a lone 'target player' is the player word; '1 target player' keeps the filter
+            plain = count == 1 and (o.another or _lead(f) != "player")
+            head = f"up to {count} " if up_to else ("" if plain else f"{count} ")
             return f"{head}{'another ' if o.another else ''}target {filter_(f)}"
         case n.TargetPlayer():
             return "target player"
         case n.Each(filter=f):
-            if _bare(o):
-                return filter_(f)
-            # "each player" is a player word of its own; "all player ..." is the filter
-            return f"{'all' if f.kind.value == 'player' else 'each'} {filter_(f)}"
+            return _each(o, f)
         case n.Extreme(side=side, filter=f):
             return f"the {side} {filter_(f)}"
         case n.RandomOne(filter=f):
@@ -571,7 +588,7 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
         case n.Setting():
             pr.line(1, setting(rule), rule)
         case n.ZoneDecl(name=name, flags=flags, limit=limit):
-            pr.line(1, " ".join(["zone", name.value, *flags, *([f"max {limit}"] if limit else [])]), rule)
+            pr.line(1, " ".join(["zone", name.value, *flags, *([f"max {limit}"] if limit is not None else [])]), rule)
         case n.KindRule(kind=kind, traits=traits):
             pr.line(1, f"kind {kind.value}: {', '.join(traits)}", rule)
         case n.Turn(phases=phases, turn_end=end):

@@ -12,6 +12,7 @@ share in compiler/ast_common.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,15 +21,20 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lark import PostLex
 
 from compiler import nodes as n
-from compiler import planned, recovery
+from compiler import planned, recovery, sheet_lines
+from compiler import sheet_nodes as sn
 from compiler.ast_battles import BattleParts
 from compiler.ast_cards import CardParts
+from compiler.ast_common import number_errors
 from compiler.ast_effects import EffectParts
 from compiler.ast_rulesets import RulesetParts
+from compiler.ast_scenarios import BattleScenarioParts, ScenarioParts
+from compiler.ast_sheets import SheetParts
 from compiler.ast_terms import TermParts
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "cards.lark"
+SHEETS = GRAMMAR.parent / "sheets.lark"  # the line-based files: deck lists
 
 
 class _WholeWords(PostLex):
@@ -55,11 +61,18 @@ def _lark() -> Lark:
 
 
 def parse(text: str, path: str = "<text>") -> n.File:
-    """Return the AST of one file, or raise CompileError with every syntax error located."""
+    """Return the AST of one file, or raise CompileError with every syntax error (or every number past
+    MAX_NUMBER) located."""
     try:
         tree = _lark().parse(text)
     except UnexpectedInput:
         raise CompileError(_all_syntax_errors(text, path)) from None
+    # iter_subtrees_topdown, unlike scan_values, does not recurse (a tree may be deeply nested)
+    numbers = (c for t in tree.iter_subtrees_topdown() for c in t.children
+               if isinstance(c, Token) and c.type == "INT")
+    too_large = number_errors(numbers, path)
+    if too_large:  # before the Transformer reads each number with int()
+        raise CompileError(too_large)
     try:
         items = _ToAst().transform(tree)
     except (RecursionError, VisitError) as err:
@@ -313,3 +326,86 @@ def _take_callbacks(cls: type, *parts: type) -> None:
 
 
 _take_callbacks(_ToAst, CardParts, EffectParts, TermParts, RulesetParts, BattleParts)
+
+
+# ---------------------------------------------------------------- line-based files
+
+
+@lru_cache(maxsize=1)
+def _sheets() -> Lark:
+    """Return the parser of grammar/sheets.lark, one start rule per file format, built once per process."""
+    return Lark(SHEETS.read_text(encoding="utf-8"), parser="lalr", start=["deck", "party"], strict=True,
+                propagate_positions=True, maybe_placeholders=False)
+
+
+@v_args(meta=True)
+class _SheetsToAst(SheetParts, Transformer):
+    """The Transformer of the line-based files."""
+
+
+_take_callbacks(_SheetsToAst, SheetParts)
+
+
+def parse_deck(text: str, path: str = "<deck>") -> tuple[sn.DeckFile, list[Diagnostic]]:
+    """Return the AST of a deck file's lines that parse, and a syntax error for each line that does not."""
+    deck, errors = _parse_sheet(text, path, "deck")
+    assert isinstance(deck, sn.DeckFile)
+    return deck, errors
+
+
+def parse_party(text: str, path: str = "<party>") -> tuple[sn.PartyFile, list[Diagnostic]]:
+    """Return the AST of a party file's lines that parse, and a syntax error for each line that does not."""
+    party, errors = _parse_sheet(text, path, "party")
+    assert isinstance(party, sn.PartyFile)
+    return party, errors
+
+
+def _parse_sheet(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnostic]]:
+    """Return the AST of a deck or party file and its syntax errors; a line that does not parse is left out."""
+    return _parse_lines_with(_sheets(), _SheetsToAst(), text, path, start)
+
+
+def _parse_lines_with(lark: Lark, to_ast: Transformer, text: str, path: str,
+                      start: str) -> tuple[n.Node, list[Diagnostic]]:
+    """Return the AST of a line-based file and a syntax error for each line that does not parse (left out)."""
+    tree, errors = sheet_lines.parse_lines(lambda t: lark.parse(t, start=start), UnexpectedInput, lark.terminals,
+                                           text, path, start)
+    return replace(to_ast.transform(tree), path=path), errors
+
+
+# ---------------------------------------------------------------- scenario files
+
+
+@lru_cache(maxsize=1)
+def _scenarios() -> Lark:
+    """Return the parser of scenario and battle-scenario files (grammar/sheets.lark with the line postlex of
+    compiler/sheet_lines.py, which makes indentation tokens), built once per process."""
+    return Lark(SHEETS.read_text(encoding="utf-8"), parser="lalr", start=["scenario", "battle_scenario"],
+                strict=True, propagate_positions=True, maybe_placeholders=False, postlex=sheet_lines.Lines())
+
+
+@v_args(meta=True)
+class _ScenariosToAst(ScenarioParts, BattleScenarioParts, SheetParts, Transformer):
+    """The Transformer of scenario files (card lists are deck entries)."""
+
+
+_take_callbacks(_ScenariosToAst, ScenarioParts, BattleScenarioParts, SheetParts)
+
+
+def parse_scenario(text: str, path: str = "<scenario>") -> tuple[sn.ScenarioFile, list[Diagnostic]]:
+    """Return the AST of a scenario file's lines that parse, and a syntax error for each line that does not."""
+    scenario, errors = _parse_lines(text, path, "scenario")
+    assert isinstance(scenario, sn.ScenarioFile)
+    return scenario, errors
+
+
+def parse_battle_scenario(text: str, path: str = "<battle>") -> tuple[sn.BattleFile, list[Diagnostic]]:
+    """Return the AST of a battle scenario's lines that parse, and a syntax error for each line that does not."""
+    battle, errors = _parse_lines(text, path, "battle_scenario")
+    assert isinstance(battle, sn.BattleFile)
+    return battle, errors
+
+
+def _parse_lines(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnostic]]:
+    """Return the AST of a scenario file and its syntax errors; a line that does not parse is left out."""
+    return _parse_lines_with(_scenarios(), _ScenariosToAst(), text, path, start)

@@ -44,7 +44,8 @@ def ruleset_settings(rs: n.Ruleset) -> dict[str, Any]:
                                       for st in (p.body, *(x.body for x in p.steps)) for sentence in st
                                       for e in sentence.effects)
     out["zones"] = {z.name.value: z.flags for z in rs.rules if isinstance(z, n.ZoneDecl)}
-    out["zone_limits"] = {z.name.value: z.limit for z in rs.rules if isinstance(z, n.ZoneDecl) and z.limit}
+    out["zone_limits"] = {z.name.value: z.limit for z in rs.rules if isinstance(z, n.ZoneDecl)
+                          and z.limit is not None}
     out["kind_traits"] = {k.kind.value: k.traits for k in rs.rules if isinstance(k, n.KindRule)}
     budgets = [r for r in rs.rules if isinstance(r, n.Budget)]
     if budgets:

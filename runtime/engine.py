@@ -97,6 +97,8 @@ class Game:
         problems += jokers.deck_problems(self, apart)
         if rs.deck_size and len(deck) != rs.deck_size:
             problems.append(f"the deck has {len(deck)} cards; it must have exactly {rs.deck_size}")
+        elif not deck:  # no size stated is any size but 0: a game of empty decks is over before it starts
+            problems.append("the deck has 0 cards; it must have at least 1")
         for n in sorted(set(deck)):
             banned = [k for k, _ in self.cards[n].keywords if k in rs.banned_keywords] if n in self.cards else []
             problems += [f"'{n}' has {k}, which these rules do not allow" for k in banned]

@@ -44,12 +44,10 @@ def simple_duel():
 @pytest.fixture(scope="session")
 def simple_duel_decks(simple_duel):
     """Every deck of cards/simple_duel/decks/, each a list of card names, sorted by file name."""
-    from runtime.decks import load_deck
+    from compiler.sheets import deck_rules, load_deck
 
-    known = {name for name, card in simple_duel.cards.items() if not card.token}
-    rs = simple_duel.ruleset
     paths = sorted((ROOT / "cards" / "simple_duel" / "decks").glob("*.deck"))
-    return [load_deck(p, known, rs.deck_size, rs.max_copies) for p in paths]
+    return [load_deck(p, deck_rules(simple_duel)) for p in paths]
 
 
 @pytest.fixture(scope="session")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
+import shutil
 import subprocess
 import sys
 
-from runtime import engine, jokers
+from compiler.sheets import deck_rules, load_deck
+from runtime import engine
 from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
-from runtime.decks import load_deck
 from runtime.state import State
 from tests.conftest import ROOT
 from tools.play import deck_path, default_decks
@@ -22,9 +24,7 @@ def _play(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 def _cli_decks(game) -> list[list[str]]:
     """Return the decks `cardc play simple_duel` plays without --deck: the first two legal sample decks."""
-    known = {n for n, c in game.cards.items() if not c.token}
-    rs = game.ruleset
-    return [load_deck(deck_path(ROOT, "simple_duel", d), known, rs.deck_size, rs.max_copies, jokers.names(game))
+    return [load_deck(deck_path(ROOT, "simple_duel", d), deck_rules(game))
             for d in default_decks(ROOT, game)]
 
 
@@ -114,3 +114,42 @@ def test_every_card_keyword_and_status_has_a_scenario(simple_duel):
     texts = "\n".join(p.read_text(encoding="utf-8") for p in discover(ROOT, []))
     missing = [n for n in missing if n not in texts]
     assert not missing, f"no scenario shows: {missing}"
+
+
+def test_an_empty_deck_file_is_refused_located(tmp_path):
+    deck = tmp_path / "EMPTY.deck"
+    deck.write_text("# no card yet\n", encoding="utf-8")
+    result = _play("--deck", str(deck))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [f"{deck}:1:1: E201 the deck has 0 cards; it must have exactly 30",
+                                          "    # no card yet", "    ^", "1 error"]
+
+
+def test_rules_with_no_deck_size_refuse_an_empty_deck():
+    from runtime.defs import RulesetDef
+
+    class AnySize(RulesetDef):
+        name = "any_size"  # deck_size 0: 'deck 0 cards', any size but 0
+
+    game = engine.Game(AnySize(), {}, {}, {})
+    assert game.check_deck([]) == ["the deck has 0 cards; it must have at least 1"]
+
+
+def test_play_under_rules_with_no_deck_size_refuses_an_empty_deck_at_its_file(tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "tests" / "rulesets" / "quick_duel", project)
+    ruleset = project / "cards" / "quick_duel" / "ruleset.card"
+    ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("deck 30 cards", "deck 0 cards"), encoding="utf-8")
+    deck = tmp_path / "empty.deck"
+    deck.write_text("", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # run in the project, its own generated/ first on the path
+
+    def cardc(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tools", *args], cwd=project, env=env, capture_output=True,
+                              text=True)
+
+    assert cardc("build").returncode == 0
+    result = cardc("play", "quick_duel", "--deck", str(deck))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[0] == f"{deck}:1:1: E201 the deck has 0 cards; it must have at least 1"
+    assert result.stderr.splitlines()[-1] == "1 error"  # one file for both players: reported once

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from runtime import engine, jokers
+from compiler.sheets import deck_rules, load_deck
+from runtime import engine
 from runtime.agents import GreedyAgent, RandomAgent
-from runtime.decks import load_deck
 from runtime.invariants import violations
 from runtime.load import load_game
 from tests.conftest import ROOT
@@ -24,9 +24,7 @@ def _game(version: str) -> engine.Game:
 
 def _decks(game: engine.Game) -> list[list[str]]:
     """Return every sample deck these rules accept."""
-    known = {n for n, c in game.cards.items() if not c.token}
-    rs = game.ruleset
-    lists = [load_deck(p, known, rs.deck_size, rs.max_copies, jokers.names(game)) for p in sorted(DECKS.glob("*.deck"))]
+    lists = [load_deck(p, deck_rules(game)) for p in sorted(DECKS.glob("*.deck"))]
     return [d for d in lists if not game.check_deck(d)]
 
 
@@ -88,9 +86,8 @@ def test_default_decks_follow_the_version():
         game = _game(version)
         names = default_decks(ROOT, game)
         assert len(names) == 2
-        known = {n for n, c in game.cards.items() if not c.token}
         for name in names:
-            deck = load_deck(DECKS / f"{name}.deck", known, apart=jokers.names(game))
+            deck = load_deck(DECKS / f"{name}.deck", deck_rules(game, sized=False))
             assert game.check_deck(deck) == []
 
 

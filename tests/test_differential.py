@@ -18,10 +18,10 @@ from compiler import nodes as n
 from compiler.build import KEY_LINE, build, compile_project, read_source
 from compiler.interpret import interpret_ruleset
 from compiler.parser import parse
+from compiler.sheets import deck_rules, load_deck
 from compiler.symbols import collect
-from runtime import engine, jokers
+from runtime import engine
 from runtime.agents import RandomAgent
-from runtime.decks import load_deck
 from runtime.defs import RulesetDef
 from runtime.engine import Game
 from runtime.load import load_game
@@ -215,9 +215,7 @@ def deck_pair(decks: list[list[str]], seed: int) -> list[list[str]]:
 
 
 def legal_decks(game: Game, folder: Path) -> list[list[str]]:
-    known = {name for name, card in game.cards.items() if not card.token}
-    rs = game.ruleset
-    return [load_deck(p, known, rs.deck_size, rs.max_copies, jokers.names(game))
+    return [load_deck(p, deck_rules(game))
             for p in sorted((folder / "decks").glob("*.deck"))]
 
 

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiler.party_files import parse_party
 from runtime import jokers
-from runtime.battle.parties import format_swordsman, parse_party
+from runtime.battle.parties import format_swordsman
 from tests.conftest import ROOT
 from tools import deckgen, fuzz_targets, fuzzing
 from tools.battle.fuzz import random_party

@@ -1,4 +1,5 @@
-"""A build killed at a random point leaves each ruleset folder of generated/ entirely old or entirely new."""
+"""A build killed at a random point or at any step leaves each ruleset folder of generated/ entirely old or
+entirely new, and a build changing several rulesets leaves the whole of generated/ old or new."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from compiler.build import build, compile_project, stale
+from compiler.files import clean_staging
+from runtime.folder_recovery import recover
 from tests.conftest import ROOT
 
 
@@ -168,3 +171,144 @@ def test_next_build_and_check_put_a_moved_aside_folder_back_first(small: Path):
     report = build(project)
     assert {action for action, _ in report.actions} == {"unchanged"}  # put back, nothing to rewrite
     assert _folder(project) == old and not list(gen.rglob(".cardc-*"))
+
+
+# ---------------------------------------------------------------- several rulesets: one switch for the whole tree
+
+
+@pytest.fixture
+def two(tmp_path: Path, cards_snapshot: Path) -> Path:
+    """Return a project of two small rulesets, alpha and beta (Simple Duel's ruleset, keywords and counters)."""
+    root = tmp_path / "two"
+    for name in ("alpha", "beta"):
+        (root / "cards" / name).mkdir(parents=True)
+        for card in ("ruleset", "keywords", "counters"):
+            shutil.copy(cards_snapshot / "simple_duel" / f"{card}.card", root / "cards" / name)
+    return root
+
+
+def _tree(root: Path) -> dict[str, str]:
+    """Return every generated module of a project (leftovers of a killed build aside), by path."""
+    gen = root / "generated"
+    return {p.relative_to(gen).as_posix(): p.read_text(encoding="utf-8") for p in sorted(gen.rglob("*.py"))
+            if not any(part.startswith(".cardc-") for part in p.relative_to(gen).parts)}
+
+
+def _build_in(project: Path, env: dict[str, str]) -> int:
+    """Run build(project) in a forked child process with env set; return its exit code, or minus the signal
+    that ended it (as subprocess does). A child of this process has the compiler loaded: a build takes no
+    grammar construction, and a kill is still a real SIGKILL of a real process."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.environ.update(env)
+            build(project)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _load_both(project: Path) -> subprocess.CompletedProcess:
+    """Load both games of the project through runtime.load, as `cardc play` does, in a fresh process."""
+    code = "import sys; from runtime.load import load_game; load_game('alpha'); load_game('beta'); " \
+           "print(sys.modules['generated.alpha'].__file__, sys.modules['generated.beta'].__file__)"
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True)
+
+
+def _leftovers(project: Path) -> set[str]:
+    return {p.name for p in (project / "generated").iterdir() if p.name.startswith(".cardc-")}
+
+
+A, B, J, OLD_A, OLD_B = ".cardc-alpha", ".cardc-beta", ".cardc-commit.json", ".cardc-old-alpha", ".cardc-old-beta"
+# Where a build changing both rulesets can be killed, with what it leaves in generated/ at that moment.
+WITH_EXCHANGE = {"stage:alpha": set(), "stage:beta": {A}, "commit": {A, B}, "switch:alpha": {A, B, J},
+                 "switch:beta": {A, B, J}, "close": {A, B, J}, "discard": {A, B}, "end": set()}
+WITHOUT_EXCHANGE = {"stage:alpha": set(), "stage:beta": {A}, "commit": {A, B}, "switch:alpha": {A, B, J},
+                    "move-old:alpha": {A, B, J}, "move-new:alpha": {A, B, J, OLD_A}, "switch:beta": {B, J, OLD_A},
+                    "move-old:beta": {B, J, OLD_A}, "move-new:beta": {B, J, OLD_A, OLD_B},
+                    "close": {J, OLD_A, OLD_B}, "discard": {OLD_A, OLD_B}, "end": set()}
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "without-renameat2"])
+def test_a_build_changing_two_rulesets_killed_at_each_step_leaves_the_whole_tree_old_or_new(two: Path, exchange):
+    project, gen = two, two / "generated"
+    build(project)
+    old, saved = _tree(project), project.parent / "saved-generated"
+    shutil.copytree(gen, saved)
+    for name in ("alpha", "beta"):
+        counters = project / "cards" / name / "counters.card"
+        counters.write_text(counters.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    env = {} if exchange else {"CARDC_NO_RENAMEAT2": "1"}
+    assert _build_in(project, env) == 0  # the reference: the same build, not killed
+    new = _tree(project)
+    assert {path for path in new if new[path] != old[path]} >= {"alpha/counters.py", "beta/counters.py"}
+    steps = WITH_EXCHANGE if exchange else WITHOUT_EXCHANGE
+    for k, (step, left) in enumerate(steps.items()):
+        shutil.rmtree(gen)
+        shutil.copytree(saved, gen)
+        assert _build_in(project, env | {"CARDC_BUILD_KILL_BEFORE": step}) == -signal.SIGKILL, f"not killed: {step}"
+        assert _leftovers(project) == left, f"killed before {step}"  # it stopped exactly there
+        killed = project.parent / "killed-generated"
+        shutil.rmtree(killed, ignore_errors=True)
+        shutil.copytree(gen, killed)
+        loaded = _load_both(project)  # the loader finishes a committed switch, or keeps the old tree
+        files = f"{gen / 'alpha' / '__init__.py'} {gen / 'beta' / '__init__.py'}\n"
+        assert (loaded.returncode, loaded.stderr, loaded.stdout) == (0, "", files), f"killed before {step}"
+        expected = old if k <= list(steps).index("commit") else new
+        assert _tree(project) == expected, f"killed before {step}: generated/ is not entirely old or new"
+        shutil.rmtree(gen)
+        shutil.copytree(killed, gen)  # the same kill, now met by the next build instead of a loader
+        clean_staging(gen)  # what the next build does before anything else
+        assert _tree(project) == expected and not list(gen.rglob(".cardc-*")), f"killed before {step}"
+    build(project)
+    assert _tree(project) == new and stale(project) == []
+
+
+def test_a_build_removing_one_ruleset_and_changing_another_is_one_switch(two: Path):
+    project, gen = two, two / "generated"
+    build(project)
+    (gen / "__init__.py").write_text("# edited by hand\n", encoding="utf-8")  # the build writes it back
+    (gen / "stray.py").write_text("# no card file makes this\n", encoding="utf-8")  # the build deletes it
+    old, saved = _tree(project), project.parent / "saved-generated"
+    shutil.copytree(gen, saved)
+    shutil.rmtree(project / "cards" / "beta")
+    counters = project / "cards" / "alpha" / "counters.card"
+    counters.write_text(counters.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    env = {"CARDC_NO_RENAMEAT2": "1"}
+    assert _build_in(project, env) == 0
+    new = _tree(project)
+    assert set(old) - set(new) == {"stray.py", "beta/__init__.py", "beta/counters.py", "beta/keywords.py",
+                                   "beta/ruleset.py"} and not (gen / "beta").exists()
+    assert new["alpha/counters.py"] != old["alpha/counters.py"] and new["__init__.py"] != old["__init__.py"]
+    for step in ("commit", "switch:alpha", "move-new:alpha", "remove:beta", "write:__init__.py", "delete:stray.py",
+                 "close"):
+        shutil.rmtree(gen)
+        shutil.copytree(saved, gen)
+        assert _build_in(project, env | {"CARDC_BUILD_KILL_BEFORE": step}) == -signal.SIGKILL, f"not killed: {step}"
+        recover(gen)  # what `cardc check` and the loader do before they read
+        assert _tree(project) == (old if step == "commit" else new), f"killed before {step}"
+        clean_staging(gen)
+        assert _tree(project) == (old if step == "commit" else new) and not list(gen.rglob(".cardc-*"))
+    build(project)
+    assert _tree(project) == new and stale(project) == []
+
+
+def test_the_build_after_a_committed_kill_builds_the_cards_as_they_are_now(two: Path):
+    project = two
+    build(project)
+    old = _tree(project)
+    counters = [project / "cards" / name / "counters.card" for name in ("alpha", "beta")]
+    texts = [path.read_text(encoding="utf-8") for path in counters]
+    for path, text in zip(counters, texts, strict=True):
+        path.write_text(text + "\n# edited\n", encoding="utf-8")
+    env = {"CARDC_NO_RENAMEAT2": "1", "CARDC_BUILD_KILL_BEFORE": "switch:alpha"}
+    assert _build_in(project, env) == -signal.SIGKILL
+    assert J in _leftovers(project)  # committed: the recovery will put the edited version in place
+    for path, text in zip(counters, texts, strict=True):
+        path.write_text(text, encoding="utf-8")  # the edit is undone before the next build
+    build(project)  # it finishes the killed switch before it compares keys, then builds today's cards
+    assert _tree(project) == old and stale(project) == []

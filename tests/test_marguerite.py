@@ -12,16 +12,19 @@ from pathlib import Path
 
 import pytest
 
+from compiler.diagnostics import CompileError
+from runtime.battle import effects, invariants
 from runtime.battle.rules import Rules, load_rules
-from runtime.battle.state import Battle
-from runtime.decks import DeckError
+from runtime.battle.state import Battle, Ctx
 from tools.battle import fuzz
 from tools.battle.fuzz import random_party, violations
 from tools.battle.play import battle, budget_of, read_party, tournament_table
+from tools.battle.scenario import parse_scenario, run_scenario
 from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BATTLES = 5000 if os.environ.get("CARDC_PROFILE") == "long" else 500
+REGRESSIONS = sorted((ROOT / "tests" / "battles" / "marguerite").glob("REG-*.battle"))
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +85,7 @@ def test_sample_parties_are_legal_and_a_tournament_ranks_them(rules: Rules) -> N
 def test_party_over_budget_is_refused(rules: Rules, tmp_path: Path) -> None:
     path = tmp_path / "greedy.sw"
     path.write_text("Greedy: 10/5/5/5/斬撃剣\n", encoding="utf-8")
-    with pytest.raises(DeckError) as err:
+    with pytest.raises(CompileError) as err:
         read_party(rules, path)
     assert "E205 'Greedy' spends 18 points; the budget is exactly 10" in str(err.value)
 
@@ -113,3 +116,60 @@ def test_fuzz_shrinks_a_violation_to_legal_party_files(rules: Rules, tmp_path: P
 def _carried(s: Battle) -> bool:
     """Return whether any swordsman of the battle started with a sword (read from the log's first lines)."""
     return any(not line.endswith("/") for line in s.log if not line.startswith("T"))
+
+
+def _regression(rules: Rules, name: str) -> Battle:
+    """Return the finished battle of a regression scenario (tests/battles/marguerite/REG-*.battle)."""
+    path = ROOT / "tests" / "battles" / "marguerite" / f"{name}.battle"
+    battle_, failures = run_scenario(rules, parse_scenario(path.read_text(encoding="utf-8"), path.name, rules))
+    assert failures == []
+    return battle_
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
+def test_each_regression_battle_ends_keeping_every_invariant(rules: Rules, path: Path) -> None:
+    battle_ = _regression(rules, path.stem)
+    assert battle_.result in ("A", "B", "draw")
+    assert violations(battle_) == []
+
+
+def test_max_hp_0_regressions_are_kept(rules: Rules) -> None:
+    names = {p.stem for p in REGRESSIONS}
+    assert {"REG-maxhp0-9007", "REG-maxhp0-9010", "REG-maxhp0-party", "REG-maxhp0-soul"} <= names
+
+
+@pytest.mark.parametrize(("seed", "number"), [(9007, 348), (9010, 1124)])
+def test_the_campaign_battles_with_max_hp_0_break_nothing(rules: Rules, seed: int, number: int) -> None:
+    # The unshrunk battles of the campaign finding: battle `number` of `cardc fuzz --seed SEED` draws its
+    # two parties from random.Random(seed * 1_000_003 + number - 1) (tools/battle/fuzz.py fuzz_battles).
+    budget = budget_of(rules)
+    assert budget is not None
+    rng = random.Random(seed * 1_000_003 + number - 1)
+    a, b = random_party(rules, rng, budget), random_party(rules, rng, budget)
+    assert [spec.max_hp for spec in a + b].count(0) == 1
+    assert fuzz.check(rules, a, b, {}) == []
+
+
+def test_hp_above_what_an_assignment_allows_is_still_a_violation(rules: Rules) -> None:
+    s = _regression(rules, "REG-maxhp0-9007")
+    dalla = s.parties[1][0]
+    assert (dalla.hp, dalla.values["max_hp"], dalla.over_max) == (1, 0, 1)
+    dalla.values["hp"] = 2  # one more than Life's assignment put it: only a recovery bug could do this
+    assert violations(s) == ["Dalla has HP 2 above its max HP 0 (its last HP assignment allows 1 above)"]
+
+
+def test_a_recovery_at_hp_above_max_leaves_it(rules: Rules) -> None:
+    s = _regression(rules, "REG-maxhp0-9007")
+    dalla = s.parties[1][0]
+    effects.recover(s, Ctx(), [dalla], 5, "hp")  # §10: recovering at or above the max changes nothing
+    assert (dalla.hp, invariants.max_hp(s)) == (1, [])
+    effects.set_value(s, Ctx(), [dalla], dalla.values["max_hp"], "hp")  # 回復剣: HP := max HP
+    assert (dalla.hp, dalla.over_max) == (0, 0)
+
+
+def test_a_party_with_0_hp_is_legal_under_the_budget(rules: Rules, tmp_path: Path) -> None:
+    # The creation rule spends 10 points over HP (x5), ATK, DEF, SPD and swords with no minimum for HP;
+    # the battle outcome (dead after turn 0, exits with overkill 0) is REG-maxhp0-party.battle.
+    path = tmp_path / "zero.sw"
+    path.write_text("Zero: 0/4/3/3/\n", encoding="utf-8")
+    assert [(spec.name, spec.max_hp) for spec in read_party(rules, path)] == [("Zero", 0)]

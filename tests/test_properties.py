@@ -28,7 +28,7 @@ def _ast_or_located_error(text: str) -> None:
         lines = text.count("\n") + 2
         for d in err.diagnostics:
             assert d.path == "fuzz.card" and 1 <= d.line <= lines and d.col >= 1, d
-            assert d.code in ("E001", "E002", "E003", "E004", "E006") and d.message
+            assert d.code in ("E001", "E002", "E003", "E004", "E006", "E007") and d.message
         return
     assert isinstance(f, n.File)
     # What parses must also validate without a traceback (errors are data, not exceptions).

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from compiler.build import build
+from compiler.sheets import DeckRules, load_deck
 from runtime import engine
 from runtime.agents import RandomAgent
-from runtime.decks import load_deck
 from runtime.invariants import violations
 from tests.conftest import ROOT, compiled_game
 from tools.scenario import discover, read_scenario, run_scenario
@@ -39,8 +39,8 @@ def test_quick_duel_scenario(quick_duel, path: Path):
 
 
 def test_quick_cards_are_never_staged_and_random_games_keep_the_invariants(quick_duel):
-    known = {n for n, c in quick_duel.cards.items() if not c.token}
-    deck = load_deck(HERE / "cards" / "quick_duel" / "decks" / "mixed.deck", known, 30)
+    known = frozenset(n for n, c in quick_duel.cards.items() if not c.token)
+    deck = load_deck(HERE / "cards" / "quick_duel" / "decks" / "mixed.deck", DeckRules(known, 30))
     responses = 0
     for seed in range(30):
         s = quick_duel.new_game([deck, deck], seed)

@@ -23,8 +23,9 @@ from compiler.diagnostics import CompileError
 from compiler.fmt import format_text
 from compiler.interpret_battle import interpret_battle_rules
 from compiler.parser import parse
+from compiler.party_files import parse_party
 from compiler.symbols import collect
-from runtime.battle.parties import format_swordsman, parse_party
+from runtime.battle.parties import format_swordsman
 from runtime.battle.rules import Rules, load_rules
 from tests import sword_strategies as sw
 from tests.conftest import ROOT, generated_package

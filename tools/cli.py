@@ -1,7 +1,9 @@
 """The `cardc` command line: build, check, fmt, play, scenario, fuzz, replay.
 
 Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
-violation or a replay that still fails; 2 wrong usage.
+violation or a replay that still fails, a file that cannot be read; 2 wrong usage; 3 an internal error
+(a bug in cardc: one line on stderr, the traceback saved in a file of the system temp folder); 130
+interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -9,9 +11,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
+import time
+import traceback
 from pathlib import Path
+from types import ModuleType
 
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, did_you_mean
+
+EXIT_INTERNAL = 3  # a bug in cardc, never the user's input; 0, 1 and 2 as in tools/fuzzing.py
+EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by SIGINT (128 + 2)
 
 
 def _print_errors(err: CompileError, root: Path) -> None:
@@ -75,6 +84,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     from tools.battle.play import battle_command
     from tools.play import play_command
 
+    missing = _missing_ruleset(args.root, args.ruleset)
+    if missing:
+        print(f"cardc play: {missing}", file=sys.stderr)
+        return 2
     if _automatic(args.ruleset):
         return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
     if args.parties:
@@ -87,20 +100,44 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _automatic(ruleset: str) -> bool:
     """Return whether a compiled ruleset plays automatic battles (swordsmen, no decisions)."""
+    module = _compiled(ruleset)  # None: not built (or no such ruleset): the caller reports it its own way
+    return module is not None and bool(module.RULESET.automatic)
+
+
+def _compiled(ruleset: str) -> ModuleType | None:
+    """Return the module generated.<ruleset>, or None when no ruleset of that name is compiled."""
     import importlib
 
+    from runtime.folder_recovery import SAFE_NAME, restore_package
+
+    if not SAFE_NAME.match(ruleset):  # '../x', 'a.b': never a ruleset, and never handed to the importer
+        return None
+    restore_package(ruleset)
     try:
-        return bool(importlib.import_module(f"generated.{ruleset}").RULESET.automatic)
-    except ModuleNotFoundError:  # not built (or no such ruleset): the caller reports it its own way
-        return False
+        return importlib.import_module(f"generated.{ruleset}")
+    except ModuleNotFoundError as err:
+        if err.name in ("generated", f"generated.{ruleset}"):
+            return None
+        raise  # a module the compiled ruleset itself imports is missing: an internal error
+
+
+def _missing_ruleset(root: Path, ruleset: str) -> str:
+    """Return why no compiled ruleset is named ruleset ('' when one is), naming those there are."""
+    if _compiled(ruleset) is not None:
+        return ""
+    built = sorted(p.parent.name for p in (root / "generated").glob("*/__init__.py") if _compiled(p.parent.name))
+    return (f"no compiled ruleset '{ruleset}'{did_you_mean(ruleset, built)} (compiled: {', '.join(built) or 'none'}); "
+            "`cardc build` compiles each cards/<ruleset>/ folder")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from runtime.battle.rules import load_rules
     from tools.battle.play import tournament_command
 
-    if not _automatic(args.ruleset):
-        print(f"error: '{args.ruleset}' has no automatic battles; a tournament needs party files", file=sys.stderr)
+    missing = _missing_ruleset(args.root, args.ruleset)
+    if missing or not _automatic(args.ruleset):
+        why = missing or f"'{args.ruleset}' has no automatic battles; a tournament needs party files"
+        print(f"error: {why}", file=sys.stderr)
         return 2
     return tournament_command(load_rules(args.ruleset), args.folder, _options(args))
 
@@ -120,8 +157,11 @@ def _option_item(text: str) -> str:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    from tools.scenario import run_paths
+    from compiler.build import read_source
+    from tools.scenario import discover, run_paths
 
+    for path in discover(args.root, args.paths):  # bytes that are not UTF-8: E005, located, before any runs
+        read_source(path, str(path))
     return run_paths(args.root, args.paths, update=args.update)
 
 
@@ -206,7 +246,19 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Return the exit code of one cardc command (module docstring); a bug prints one line, no traceback."""
     args = parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("cardc: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:  # the last resort: no input may show a user a traceback
+        return _internal_error(err, ["cardc", *(sys.argv[1:] if argv is None else argv)])
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Return the exit code of the chosen command, reporting each error a user's input can cause."""
     args.root = args.root.resolve()
     if args.command in ("build", "check") and not (args.root / "cards").is_dir():
         print(f"cardc: {args.root} has no cards/ folder; give the project folder with --root", file=sys.stderr)
@@ -217,6 +269,36 @@ def main(argv: list[str] | None = None) -> int:
     except CompileError as err:
         _print_errors(err, args.root)
         return 1
-    except OSError as err:
-        print(f"cardc: {err}", file=sys.stderr)
+    except OSError as err:  # 'cardc: PATH: Is a directory', as other commands say it
+        print(f"cardc: {err.filename}: {err.strerror}" if err.filename and err.strerror else f"cardc: {err}",
+              file=sys.stderr)
         return 1
+    except ModuleNotFoundError as err:  # a file (a scenario, a replay) may name a ruleset that is not compiled
+        parts = (err.name or "").split(".")
+        if len(parts) != 2 or parts[0] != "generated":
+            raise  # another module is missing: a broken install or build, an internal error
+        print(f"cardc: {_missing_ruleset(args.root, parts[1])}", file=sys.stderr)
+        return 1
+
+
+def _internal_error(err: Exception, command: list[str]) -> int:
+    """Return EXIT_INTERNAL after printing one line that names the error and where its traceback is."""
+    message = " ".join(str(err).split())  # one line, whatever the exception's text holds
+    what = f"{type(err).__name__}: {message[:300]}" if message else type(err).__name__
+    try:
+        where = f"please report it with the traceback saved in {_save_traceback(err, command)}"
+    except OSError as failed:  # a full or read-only temp folder: still one line, still no traceback
+        where = f"please report it (its traceback could not be saved: {failed})"
+    print(f"cardc: internal error (a bug in cardc): {what}; {where}", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _save_traceback(err: Exception, command: list[str]) -> str:
+    """Return the path of a new file in the system temp folder holding the command and err's traceback."""
+    # The temp folder, not the project: --root may name any folder, read-only or not a project at all,
+    # and mkstemp creates a file of its own (O_EXCL, mode 0600) that no link can redirect.
+    fd, path = tempfile.mkstemp(prefix=f"cardc-crash-{time.strftime('%Y%m%d-%H%M%S')}-", suffix=".txt")
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as out:
+        out.write(f"command: {' '.join(command)}\npython: {sys.version.split()[0]}\n\n")
+        out.write("".join(traceback.format_exception(type(err), err, err.__traceback__)))
+    return path

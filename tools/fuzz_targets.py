@@ -7,6 +7,8 @@ tools/replay.py.
 from __future__ import annotations
 
 import importlib
+import json
+import keyword
 import re
 import shutil
 import sys
@@ -87,6 +89,30 @@ def _same_tree(a: Path, b: Path) -> bool:
     return files(a) == files(b)
 
 
+def card_file_name_problem(name: object) -> str | None:
+    """Return why a name cannot be an extra card file written into a ruleset folder's copy (None if it can):
+    only a plain file name (compiler/build.py SAFE_NAME, then '.card') stays inside that folder."""
+    from compiler.build import SAFE_NAME
+
+    stem = name[:-len(".card")] if isinstance(name, str) and name.endswith(".card") else ""
+    if SAFE_NAME.match(stem) and not keyword.iskeyword(stem):
+        return None
+    return (f"{json.dumps(name)} is not a plain card file name; expected lowercase letters, digits and '_', "
+            "starting with a letter, then '.card' (such as \"fuzz_sprouts.card\"): the file is written only "
+            "inside a temporary copy of the ruleset folder")
+
+
+def _write_extra(folder: Path, extra: object) -> None:
+    """Write an extra card file ({"file", "text"}) into the copy of a ruleset folder, and nowhere else."""
+    if not isinstance(extra, dict) or not isinstance(extra.get("text"), str):
+        raise UsageError('the extra card file is not {"file": "NAME.card", "text": "..."}')
+    problem = card_file_name_problem(extra.get("file"))
+    target = folder / str(extra.get("file"))
+    if problem is not None or target.parent != folder:
+        raise UsageError(problem or f"{target} is not inside {folder}")
+    target.write_text(extra["text"], encoding="utf-8")
+
+
 def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict[str, str] | None = None) -> Pool:
     """Return the compiled pool of a ruleset. The ruleset folder (plus an extra card file, if
     given) is built into a temporary copy of the project, starting from root's generated/ so only
@@ -94,8 +120,11 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
     (so the project's committed code is what gets fuzzed), else from the copy. Nothing is ever
     written into root."""
     from compiler.build import build
-    from runtime.decks import DeckError, load_deck
+    from compiler.diagnostics import CompileError
+    from compiler.sheets import DeckRules, load_deck
 
+    if not isinstance(ruleset, str) or ruleset in ("", ".", "..") or Path(ruleset).name != ruleset:
+        raise UsageError(f"{json.dumps(ruleset)} is not the name of a folder of {root / 'cards'}")  # a path
     folder = root / "cards" / ruleset
     if not folder.is_dir():
         raise UsageError(f"there is no ruleset folder {folder}")
@@ -110,7 +139,7 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
                 if other.is_dir() and other.name != ruleset:
                     shutil.rmtree(other)
         if extra is not None:
-            (copy / "cards" / ruleset / extra["file"]).write_text(extra["text"], encoding="utf-8")
+            _write_extra(copy / "cards" / ruleset, extra)
         build(copy)
         if extra is None and _same_tree(copy / "generated" / ruleset, root / "generated" / ruleset):
             game, built = _import_game(root, ruleset), "generated/"
@@ -131,8 +160,8 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
     rs = game.ruleset
     for path in sorted((folder / "decks").glob("*.deck")):
         try:
-            deck = load_deck(path, set(cards), rs.deck_size, rs.max_copies, jokers.names(game))
-        except (DeckError, OSError, UnicodeDecodeError):
+            deck = load_deck(path, DeckRules(frozenset(cards), rs.deck_size, rs.max_copies, jokers.names(game)))
+        except (CompileError, OSError):
             continue  # a broken deck file is not a deck to play; `cardc play` reports it
         if not game.check_deck(deck):  # decks of another rules version are not played
             decks[path.stem] = deck
@@ -189,8 +218,9 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: 
     """Return what PATH asks to fuzz: a ruleset folder, a card file or a deck file."""
     from compiler import nodes as n
     from compiler.build import SAFE_NAME, read_source
+    from compiler.diagnostics import CompileError
     from compiler.parser import parse
-    from runtime.decks import DeckError, load_deck
+    from compiler.sheets import DeckRules, load_deck
 
     if not path.exists():
         raise UsageError(f"{path} does not exist")
@@ -218,10 +248,11 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: 
         pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), options=options)
         rs = pool.game.ruleset
         try:
-            deck = load_deck(path, set(pool.cards), rs.deck_size, rs.max_copies, jokers.names(pool.game))
-        except DeckError as err:
+            deck = load_deck(path, DeckRules(frozenset(pool.cards), rs.deck_size, rs.max_copies, jokers.names(pool.game)))
+        except CompileError as err:
             pool.close()
-            raise UsageError(str(err)) from None
+            source = path.read_text(encoding="utf-8", errors="replace")
+            raise UsageError("\n".join(d.render(source) for d in err.diagnostics)) from None
         problems = pool.game.check_deck(deck)
         if problems:
             pool.close()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from runtime import engine, jokers
+from compiler.diagnostics import CompileError, Diagnostic
+from compiler.sheets import deck_rules, load_deck
+from runtime import engine
 from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
-from runtime.decks import DeckError, load_deck
 from runtime.engine import Game
 from runtime.load import load_game
 
@@ -22,15 +23,22 @@ def deck_path(root: Path, ruleset: str, name: str) -> Path:
 
 def default_decks(root: Path, game: Game) -> list[str]:
     """Return the first two sample decks that are legal under the game's rules and options."""
-    known = {n for n, c in game.cards.items() if not c.token}
     legal = []
     for path in sorted((root / "cards" / game.ruleset.name / "decks").glob("*.deck")):
         try:
-            if not game.check_deck(load_deck(path, known)):
+            if not game.check_deck(load_deck(path, deck_rules(game, sized=False))):
                 legal.append(path.stem)
-        except DeckError:
+        except CompileError:
             continue
     return legal[:2]
+
+
+def _refused(game: Game, paths: list[Path], lists: list[list[str]]) -> list[Diagnostic]:
+    """Return what the rules refuse in decks that read well (jokers, banned keywords, an empty deck under
+    rules with no size), each located at its deck file, so that none reaches the user unlocated."""
+    files = dict(zip(paths, lists, strict=True))  # one deck file given for both players is reported once
+    return [Diagnostic("E201", problem, str(path), 1, 1) for path, deck in files.items()
+            for problem in game.check_deck(deck)]
 
 
 def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
@@ -45,13 +53,12 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
     names = decks or default_decks(root, game)
     if len(names) == 1:
         names = names * 2
-    known = {n for n, c in game.cards.items() if not c.token}
-    try:
-        lists = [load_deck(deck_path(root, ruleset, d), known, game.ruleset.deck_size,
-                           game.ruleset.max_copies, jokers.names(game)) for d in names]
-    except DeckError as err:
-        print(err, file=sys.stderr)
-        return 1
+    # a deck file's problems are a CompileError, printed located by the CLI (exit 1)
+    paths = [deck_path(root, ruleset, d) for d in names]
+    lists = [load_deck(path, deck_rules(game)) for path in paths]
+    refused = _refused(game, paths, lists)
+    if refused:
+        raise CompileError(refused)
     agents: list[Agent] = []
     for p in range(len(lists)):
         if p + 1 in humans:

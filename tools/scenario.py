@@ -2,25 +2,32 @@
 
 A scenario is strict: a decision its script does not answer fails it, and so does a scripted
 choice left unused. Format and examples: docs/scenarios.md. `--update` rewrites transcripts.
+A file is read through the grammar (grammar/sheets.lark, compiler.parser.parse_scenario) and checked
+in two stages (compiler/check_scenarios.py): what the file alone tells when it is read, what the game
+tells before it runs. Every problem is a located Diagnostic; ScenarioError carries them all.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler import nodes as n
+from compiler import sheet_nodes as sn
+from compiler.build import read_source
+from compiler.check_scenarios import SECTIONS, check_file, check_game, check_options, player_index, value
+from compiler.diagnostics import CompileError, Diagnostic
+from compiler.parser import parse_scenario
 from runtime import engine, turns
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
 from runtime.load import load_game
 from runtime.state import State
 from runtime.vocabulary import CARD_STATES
-from tools.scenario_expect import ScenarioError, check, entries, player
+from tools.scenario_expect import ScenarioError, cards, check
 
-SECTIONS = ("setup", "choices", "expect", "transcript")
-BLOCKS = ("log in order:",)  # expectations followed by a block of lines indented further
-SLOT = re.compile(r"^P(\d+) (\w+)\[(\d+)\] (.+)$")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -30,70 +37,74 @@ class Scenario:
     title: str = ""
     ruleset: str = ""
     seed: int = 1
-    stop: str = "end"
+    stop: str = "end"  # as written after 'stop: '
     has_transcript: bool = False  # a 'transcript:' header, even with no lines yet (for --update)
     options: dict[str, str] = field(default_factory=dict)  # ruleset options chosen ('option version = v1')
-    sections: dict[str, list[tuple[int, str]]] = field(default_factory=lambda: {k: [] for k in SECTIONS})
-    blocks: dict[int, list[str]] = field(default_factory=dict)  # expect line number -> the lines indented under it
+    # the lines of each section, as AST nodes: choices and transcript lines are Words
+    sections: dict[str, list] = field(default_factory=lambda: {k: [] for k in SECTIONS})
+    pause: list | None = None  # where the engine pauses for the stop point
+    ast: sn.ScenarioFile | None = None  # the file as read, checked against the game before it runs
+    source: str = ""  # the file's text, for the carets of its problems
 
 
-def read_scenario(path: Path) -> Scenario:
-    """Return the scenario a file describes, or raise ScenarioError at the offending line."""
-    sc = Scenario(str(path))
-    current = None
-    block: tuple[int, int] | None = None  # (indent, line) of an open 'log in order:' block
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.split(" #", 1)[0].rstrip() if not raw.lstrip().startswith("#") else ""
-        if not line.strip():
-            continue
-        if raw[0].isspace():
-            if current is None:
-                raise ScenarioError(f"{path}:{number}: an indented line outside a section")
-            block = _section_line(sc, path, current, number, line, block)
-            continue
-        _end_block(sc, path, block)
-        block = None
-        key, _, rest = line.partition(" ")
-        current = None
-        if line.endswith(":") and line[:-1] in SECTIONS:
-            current = line[:-1]
-            sc.has_transcript = sc.has_transcript or current == "transcript"
-        elif key == "scenario":
-            sc.name, _, sc.title = rest.partition(": ")
-        elif key in ("ruleset", "seed", "stop:"):
-            setattr(sc, key.rstrip(":"), int(rest) if key == "seed" else rest.strip())
-        elif key == "option" and re.fullmatch(r"\w+ = \w+", rest.strip()):
-            option, _, value = rest.strip().partition(" = ")
-            sc.options[option] = value
-        else:
-            raise ScenarioError(f"{path}:{number}: unknown line '{line}'; expected scenario, ruleset, seed, "
-                                "option, stop:, or a section (setup:, choices:, expect:, transcript:)")
-    _end_block(sc, path, block)
-    if not sc.name or not sc.ruleset:
-        raise ScenarioError(f"{path}:1: a scenario needs a 'scenario ID: title' line and a 'ruleset' line")
+def read_scenario(path: Path, root: Path = ROOT) -> Scenario:
+    """Return the scenario a file describes, or raise ScenarioError with every problem its text shows."""
+    try:
+        text = read_source(path, str(path))
+    except CompileError as err:  # bytes that are not UTF-8
+        raise ScenarioError(err.diagnostics) from None
+    return scenario_from_text(text, str(path), known_rulesets(path, root))
+
+
+def scenario_from_text(text: str, path: str, rulesets: Collection[str]) -> Scenario:
+    """Return the scenario a file's text describes (naming one of `rulesets`), or raise ScenarioError."""
+    text = text.removeprefix("\ufeff")
+    try:
+        ast, problems = parse_scenario(text, path)
+    except CompileError as err:  # more syntax errors than are worth reading
+        raise ScenarioError(err.diagnostics, text) from None
+    problems = problems or check_file(ast, rulesets)  # a file that does not parse is not checked further
+    if problems:
+        raise ScenarioError(problems, text)
+    return _scenario(ast, text)
+
+
+def known_rulesets(path: Path, root: Path = ROOT) -> set[str]:
+    """Return the rulesets a scenario may name: a folder of cards/ or generated/ of the project (root) or
+    of a project the scenario file is in (a test ruleset's own scenarios)."""
+    bases = [root, *Path(path).resolve().parents]
+    return {d.name for base in bases for folder in ("cards", "generated") if (base / folder).is_dir()
+            for d in (base / folder).iterdir() if d.is_dir() and d.name[:1] not in "_."}
+
+
+def _scenario(ast: sn.ScenarioFile, text: str) -> Scenario:
+    """Return the Scenario of a checked AST (each header line and section once, as check_file asks)."""
+    sc = Scenario(ast.path, ast=ast, source=text)
+    for item in reversed(ast.items):  # the first of each kind wins
+        if isinstance(item, sn.ScTitle):
+            sc.name, sc.title = item.id.text, item.title
+        elif isinstance(item, sn.ScRuleset):
+            sc.ruleset = item.name.value
+        elif isinstance(item, sn.ScSeed):
+            sc.seed = value(item.value)
+        elif isinstance(item, sn.ScStop):
+            sc.stop, sc.pause = _stop(item)
+        elif isinstance(item, sn.ScOption):
+            sc.options[item.name.value] = item.value.value
+        elif isinstance(item, sn.ScSection):
+            sc.sections[item.name] = list(item.lines)
+            sc.has_transcript = sc.has_transcript or item.name == "transcript"
     return sc
 
 
-def _section_line(sc: Scenario, path: Path, current: str, number: int, line: str,
-                  block: tuple[int, int] | None) -> tuple[int, int] | None:
-    """Add an indented line to its section (or to the open block above it); return the open block."""
-    indent = len(line) - len(line.lstrip())
-    if block and indent > block[0]:
-        sc.blocks[block[1]].append(line.strip())
-        return block
-    _end_block(sc, path, block)
-    block = (indent, number) if current == "expect" and line.strip() in BLOCKS else None
-    if block:
-        sc.blocks[number] = []
-    sc.sections[current].append((number, line.strip()))
-    return block
-
-
-def _end_block(sc: Scenario, path: Path, block: tuple[int, int] | None) -> None:
-    """Raise ScenarioError if a block expectation that just ended has no lines under it."""
-    if block and not sc.blocks[block[1]]:
-        raise ScenarioError(f"{path}:{block[1]}: 'log in order:' needs the log lines it orders below it, "
-                            "indented further")
+def _stop(stop: sn.ScStop) -> tuple[str, list | None]:
+    """Return a stop point as written ('after turn 3') and where the engine pauses for it."""
+    if stop.kind == "after turn" and stop.turn:
+        return f"after turn {stop.turn.text}", ["after_turn", value(stop.turn)]
+    if stop.kind == "before phase" and stop.turn and stop.phase:
+        return f"before phase {stop.phase.value} of turn {stop.turn.text}", \
+            ["before_phase", stop.phase.value, value(stop.turn)]
+    return stop.kind, None
 
 
 # ---------------------------------------------------------------- set-up
@@ -102,109 +113,90 @@ def _end_block(sc: Scenario, path: Path, block: tuple[int, int] | None) -> None:
 def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     """Return the state a scenario's set-up describes, with the engine run to the first decision."""
     lines = sc.sections["setup"]
-    head = lines[0][1] if lines else "new game"
-    decks: dict[int, list[str]] = {}
-    lists: dict[int, list[str]] = {}
-    jokers: dict[int, list[str]] = {}  # registered jokers (dealt later, under rules that deal them)
+    head = lines[0] if lines else sn.ScNewGame(n.NOWHERE, None)
+    registered: dict[str, dict[int, list[str]]] = {"deck": {}, "deck list": {}, "jokers": {}}
     rest = []
-    for number, text in lines[1:] if lines else []:
-        p, what = player(text, f"{sc.path}:{number}")
-        if what.startswith("deck:"):
-            decks[p] = entries(what[5:])
-        elif what.startswith("deck list:"):
-            lists[p] = entries(what[10:])
-        elif what.startswith("jokers:"):
-            jokers[p] = entries(what[7:])
+    for line in lines[1:]:
+        if isinstance(line, sn.ScCards) and line.zone.value in registered:
+            registered[line.zone.value][player_index(line.player)] = cards(line.entries)
         else:
-            rest.append((number, p, what))
-    if head.startswith("new game"):
-        first = int(head.split("first P")[1]) - 1 if "first P" in head else None
+            rest.append(line)
+    decks = registered["deck"]
+    if isinstance(head, sn.ScNewGame):
+        first = player_index(head.first) if head.first else None
         return game.new_game([decks.get(p, []) for p in range(game.ruleset.players)], sc.seed, first, pause)
-    m = re.match(r"turn (\d+), P(\d+) active, phase (\w+)$", head)
-    if not m:
-        raise ScenarioError(f"{sc.path}:{lines[0][0]}: expected 'new game[, first P1]' or "
-                            f"'turn N, P1 active, phase NAME', found '{head}'")
+    assert isinstance(head, sn.ScTurnStart), head
     s = game.empty_state(sc.seed)
-    for p, names in lists.items():
+    for p, names in registered["deck list"].items():
         s.players[p].deck_list = names
-    for p, names in jokers.items():
+    for p, names in registered["jokers"].items():  # registered jokers (dealt later, under rules that deal them)
         s.players[p].jokers = names
     for p, deck in sorted(decks.items()):
         for name in deck:
             game.add_card(s, name, p, "deck")
-    for number, p, what in rest:
-        _setup_line(game, s, sc, number, p, what)
-    turn, active = int(m.group(1)), int(m.group(2)) - 1
+    for line in rest:
+        assert isinstance(line, (sn.ScCards, sn.ScSlot, sn.ScAmount)), line  # check_file: nothing else sets up
+        _setup_line(game, s, sc, line)
+    turn, active = value(head.turn), player_index(head.active)
     s.turn, s.active = turn - 1, (active - 1) % len(s.players)
     s.first = (active - (turn - 1)) % len(s.players)
     for p in range(len(s.players)):
         s.players[p].turns_taken = s.players[p].turns_taken or (turn + (1 if p == active else 0)) // 2
     s.players[active].turns_taken -= 1  # begin_turn counts the turn that starts now
-    turns.begin_turn(s, m.group(3))
+    turns.begin_turn(s, head.phase.value)
     s.pause = pause
     engine.run(s)
     return s
 
 
-def _setup_line(game: Game, s: State, sc: Scenario, number: int, p: int, what: str) -> None:
-    zone, colon, names = what.partition(":")
-    if colon and zone in game.ruleset.zones:
-        for name in entries(names):
-            try:
-                cid = game.add_card(s, name, p, zone)
-            except ValueError as err:
-                raise ScenarioError(f"{sc.path}:{number}: {err}") from None
+def _setup_line(game: Game, s: State, sc: Scenario, line: sn.ScCards | sn.ScSlot | sn.ScAmount) -> None:
+    """Apply one set-up line to a game in progress: cards into a zone, a fact about a card, an amount."""
+    p = player_index(line.player)
+    if isinstance(line, sn.ScCards):
+        zone = line.zone.value
+        for name in cards(line.entries):
+            cid = game.add_card(s, name, p, zone)
             traits = game.ruleset.kind_traits.get(game.cards[name].kind, ())
             s.cards[cid].face_down = zone in ("field", "staging", game.ruleset.set_zone) and "face down" in traits
-        return
-    slot = SLOT.match(f"P{p + 1} {what}")
-    if slot:
-        cid = _slot(s, sc, number, p, slot.group(2), int(slot.group(3)))
-        key, _, value = slot.group(4).partition(" ")
-        if key == "damage":
-            s.cards[cid].damage = int(value)
-        elif key == "level":
-            s.cards[cid].level = int(value)
-        elif slot.group(4) in CARD_STATES:
-            flag, present = CARD_STATES[slot.group(4)]
-            s.cards[cid].flags.pop(flag, None)
-            if present:
-                s.cards[cid].flags[flag] = None
-        elif key == "status":
-            name, _, stacks = value.partition(" ")
-            s.cards[cid].statuses[name] = [int(stacks or 1), None]
-            s.touch()
-        return
-    key, _, value = what.partition(" ")
-    if key == "turns":
-        s.players[p].turns_taken = int(value)
-    elif key in s.players[p].resources and value.lstrip("-").isdigit():
-        s.players[p].resources[key] = int(value)
-    else:
-        raise ScenarioError(f"{sc.path}:{number}: cannot read set-up line 'P{p + 1} {what}'")
+    elif isinstance(line, sn.ScSlot):
+        _setup_fact(s, _slot(s, sc, line, p), line.fact)
+    elif isinstance(line, sn.ScAmount) and line.key.value == "turns":
+        s.players[p].turns_taken = value(line.value)
+    elif isinstance(line, sn.ScAmount):
+        s.players[p].resources[line.key.value] = value(line.value)
 
 
-def _slot(s: State, sc: Scenario, number: int, p: int, zone: str, index: int) -> int:
-    cards = s.players[p].zones.get(zone, [])
-    if not 1 <= index <= len(cards):
-        raise ScenarioError(f"{sc.path}:{number}: P{p + 1} {zone} has no card {index}")
-    return cards[index - 1]
+def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
+    """Set a fact on a card: its damage or level, a card state, or stacks of a status."""
+    card = s.cards[cid]
+    if isinstance(fact, sn.ScStat):
+        setattr(card, fact.stat.value, value(fact.value))  # 'damage' or 'level' (check_file)
+    elif isinstance(fact, sn.ScCardState):
+        flag, present = CARD_STATES[fact.phrase]
+        card.flags.pop(flag, None)
+        if present:
+            card.flags[flag] = None
+    elif isinstance(fact, sn.ScStatus):
+        card.statuses[fact.status.value] = [value(fact.stacks) if fact.stacks else 1, None]
+        s.touch()
+
+
+def _slot(s: State, sc: Scenario, line: sn.ScSlot, p: int) -> int:
+    """Return the card a set-up line's 'ZONE[i]' names, or raise ScenarioError if the zone has no such card."""
+    held, index = s.players[p].zones.get(line.zone.value, []), value(line.index)
+    if not 1 <= index <= len(held):
+        raise ScenarioError([Diagnostic("E110", f"P{p + 1} {line.zone.value} has no card {index} (it has "
+                                                f"{len(held)})", sc.path, line.index.loc.line, line.index.loc.col)],
+                            sc.source)
+    return held[index - 1]
 
 
 # ---------------------------------------------------------------- running and expectations
 
 
 def _pause(sc: Scenario) -> list | None:
-    m = re.match(r"after turn (\d+)$", sc.stop)
-    if m:
-        return ["after_turn", int(m.group(1))]
-    m = re.match(r"before phase (\w+) of turn (\d+)$", sc.stop)
-    if m:
-        return ["before_phase", m.group(1), int(m.group(2))]
-    if sc.stop in ("end", "at the next choice"):
-        return None
-    raise ScenarioError(f"{sc.path}: stop must be 'end', 'after turn N' or 'before phase NAME of turn N',"
-                        f" found '{sc.stop}'")
+    """Return where the engine pauses for the stop point (none for 'end' and 'at the next choice')."""
+    return None if sc.stop in ("end", "at the next choice") else sc.pause
 
 
 @dataclass
@@ -219,38 +211,56 @@ class Outcome:
 
 
 def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
-    """Play a scenario to its stop point and return every expectation it failed."""
-    game = game or load_game(sc.ruleset)
-    try:
+    """Play a scenario to its stop point and return every expectation it failed; raise ScenarioError
+    with every problem of its lines against the game (unknown zones, cards, players ...) first."""
+    game = game or _load(sc)
+    if sc.ast is not None:
+        _raise_if(check_options(sc.ast, game), sc)
         game = game.with_options(sc.options) if sc.options else game
-    except ValueError as err:
-        raise ScenarioError(f"{sc.path}: {err}") from None
+        _raise_if(check_game(sc.ast, game), sc)
     name = Path(sc.path).name
     s, failures = _start(game, sc, name)
     if s is None:
         return Outcome(sc, failures, None)
-    agent = ScriptedAgent([text for _, text in sc.sections["choices"]])
+    agent = ScriptedAgent([line.text for line in sc.sections["choices"]])
     failure = _play(s, sc, agent, name)
     if failure:
         return Outcome(sc, [failure], None)
     if agent.used < len(agent.choices):
-        failures.append(f"{name}:{sc.sections['choices'][agent.used][0]}: {len(agent.choices) - agent.used} "
+        failures.append(f"{name}:{sc.sections['choices'][agent.used].loc.line}: {len(agent.choices) - agent.used} "
                         f"scripted choice(s) were not used: {', '.join(agent.choices[agent.used:])}")
-    for number, text in sc.sections["expect"]:
-        failures += check(s, f"{name}:{number}", text, sc.blocks.get(number, []))
+    for line in sc.sections["expect"]:
+        failures += check(s, f"{name}:{line.loc.line}", line)
     failures += _transcript(s, sc)
     return Outcome(sc, failures, s)
 
 
+def _raise_if(problems: list[Diagnostic], sc: Scenario) -> None:
+    if problems:
+        raise ScenarioError(problems, sc.source)
+
+
+def _load(sc: Scenario) -> Game:
+    """Return the compiled game a scenario names, or raise ScenarioError at its 'ruleset' line."""
+    try:
+        return load_game(sc.ruleset)
+    except ModuleNotFoundError as err:  # a folder of cards/ that was never built
+        if err.name not in ("generated", f"generated.{sc.ruleset}"):
+            raise  # a module the compiled ruleset itself imports: a bug, not the scenario's
+        line = next((i for i in sc.ast.items if isinstance(i, sn.ScRuleset)), None) if sc.ast else None
+        where = (line.name.loc.line, line.name.loc.col) if line else (1, 1)
+        raise ScenarioError([Diagnostic("E101", f"ruleset '{sc.ruleset}' is not compiled into generated/; run "
+                                                "'cardc build'", sc.path, *where)], sc.source) from None
+
+
 def _start(game: Game, sc: Scenario, name: str) -> tuple[State | None, list[str]]:
     """Return the state the set-up builds (None if refused) and the failures of 'error:' expectations."""
-    errors = [(f"{name}:{n}", text.partition(": ")[2]) for n, text in sc.sections["expect"]
-              if text.startswith("error: ")]
+    errors = [(f"{name}:{line.loc.line}", line.text) for line in sc.sections["expect"] if isinstance(line, sn.ScError)]
     try:
         s = build_state(game, sc, _pause(sc))
     except ValueError as err:  # a deck the ruleset refuses
         wrong = [f"{at}: the set-up was refused with '{err}', expected '{e}'" for at, e in errors if e not in str(err)]
-        setup_at = f"{name}:{sc.sections['setup'][0][0]}" if sc.sections["setup"] else name
+        setup_at = f"{name}:{sc.sections['setup'][0].loc.line}" if sc.sections["setup"] else name
         return None, wrong if errors else [f"{setup_at}: the set-up was refused: {err}"]
     if errors:
         return None, [f"{errors[0][0]}: the set-up was accepted, expected the error '{errors[0][1]}'"]
@@ -268,7 +278,7 @@ def _play(s: State, sc: Scenario, agent: ScriptedAgent, name: str) -> str:
         try:
             engine.apply_action(s, agent.choose(s, engine.legal_actions(s)))
         except ScriptError as err:  # a choice not offered (it was read) or no choice left to read
-            at = f"{name}:{sc.sections['choices'][before][0]}" if agent.used > before else f"{name}"
+            at = f"{name}:{sc.sections['choices'][before].loc.line}" if agent.used > before else f"{name}"
             return f"{at}: {err}"
     return ""
 
@@ -276,14 +286,14 @@ def _play(s: State, sc: Scenario, agent: ScriptedAgent, name: str) -> str:
 def _transcript(s: State, sc: Scenario) -> list[str]:
     """Return a failure naming the first transcript line that differs from the log, or nothing."""
     lines = sc.sections["transcript"]
-    want = [text for _, text in lines]
+    want = [line.text for line in lines]
     if not want or want == s.log:
         return []
     name = Path(sc.path).name
     for i, (a, b) in enumerate(zip(want, s.log, strict=False)):
         if a != b:
-            return [f"{name}:{lines[i][0]}: transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
-    return [f"{name}:{lines[-1][0]}: transcript has {len(want)} lines, the game logged {len(s.log)}"]
+            return [f"{name}:{lines[i].loc.line}: transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
+    return [f"{name}:{lines[-1].loc.line}: transcript has {len(want)} lines, the game logged {len(s.log)}"]
 
 
 def update_transcript(path: Path, log: list[str]) -> None:
@@ -313,9 +323,9 @@ def run_paths(root: Path, paths: list[Path], update: bool = False) -> int:
     passed = failed = 0
     for path in discover(root, paths):
         try:
-            sc = read_scenario(path)
+            sc = read_scenario(path, root)
             if sc.ruleset not in games:
-                games[sc.ruleset] = load_game(sc.ruleset)
+                games[sc.ruleset] = _load(sc)
             if update and sc.has_transcript:
                 sc.sections["transcript"] = []
                 out = run_scenario(sc, games[sc.ruleset])
@@ -324,7 +334,8 @@ def run_paths(root: Path, paths: list[Path], update: bool = False) -> int:
             else:
                 out = run_scenario(sc, games[sc.ruleset])
         except ScenarioError as err:
-            print(f"ERROR {err}" if str(err).startswith(str(path)) else f"ERROR {path}: {err}")
+            for problem in err.diagnostics:  # the source line and caret indented under the 'ERROR ' prefix
+                print("ERROR " + problem.render(err.source).replace("\n", "\n      "))
             failed += 1
             continue
         if out.passed:

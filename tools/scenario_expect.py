@@ -1,15 +1,22 @@
-"""Scenario expectations: each `expect:` line checked against the state at the stop point.
+"""Scenario expectations: each `expect:` line, an AST node (compiler/nodes.py), checked against the state at
+the stop point.
 
-Every check returns its failure messages (empty when it holds); a line that cannot be read raises
-ScenarioError. Log lines are compared whole, with card `#id`s ignored on both sides; `log contains:`
-spells a deliberate partial match. Format: docs/scenarios.md.
+Every check returns its failure messages (empty when it holds). The lines were checked before the game
+ran (compiler/check_scenarios.py), so each names players, zones, stats, statuses and cards that exist,
+and each number is one. Log lines are compared whole, with card `#id`s ignored on both sides;
+`log contains:` spells a deliberate partial match. Format: docs/scenarios.md.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 
+from compiler import nodes as n
+from compiler import sheet_nodes as sn
+from compiler.check_scenarios import player_index, value
+from compiler.diagnostics import CompileError, Diagnostic
 from runtime import engine
 from runtime import query as q
 from runtime.agents import describe_action
@@ -17,12 +24,17 @@ from runtime.state import State
 from runtime.view import observation
 from runtime.vocabulary import CARD_STATES
 
-PLAYER = re.compile(r"^P(\d+)\b")
-PLAIN_STATS = ("damage", "level", "cost")  # read from the card itself, not from the stats of the ruleset
 
+class ScenarioError(CompileError):
+    """A scenario that cannot be read or run: every problem located (path:line:col, code), in source order."""
 
-class ScenarioError(Exception):
-    """A scenario file that cannot be read, located at path:line."""
+    def __init__(self, diagnostics: Iterable[Diagnostic], source: str = ""):
+        super().__init__(diagnostics)
+        self.source = source
+
+    def render(self) -> str:
+        """Return every problem with its source line and a caret under the column."""
+        return "\n".join(d.render(self.source) for d in self.diagnostics)
 
 
 def strip_ids(text: str) -> str:
@@ -30,46 +42,34 @@ def strip_ids(text: str) -> str:
     return re.sub(r"#\d+", "", text)
 
 
-def entries(text: str) -> list[str]:
-    """Return card names from 'A, 2 B, C' (a count repeats a name); '-' is empty."""
-    out: list[str] = []
-    for part in [p.strip() for p in text.split(",") if p.strip() and p.strip() != "-"]:
-        count, _, name = part.partition(" ")
-        out += [name] * int(count) if count.isdigit() and name else [part]
-    return out
+def cards(entries: Iterable[sn.DeckEntry]) -> list[str]:
+    """Return the card names of a list's entries, in order ('2 B' is two copies)."""
+    return [name for e in entries for name in [e.name.value] * (value(e.count) if e.count else 1)]
 
 
-def player(text: str, where: str) -> tuple[int, str]:
-    """Return the player index a line starts with ('P2 ...' -> 1) and the rest of the line."""
-    m = PLAYER.match(text)
-    if not m:
-        raise ScenarioError(f"{where}: expected a player (P1, P2) at the start of '{text}'")
-    return int(m.group(1)) - 1, text[m.end():].strip()
-
-
-def check(s: State, where: str, text: str, block: list[str]) -> list[str]:
-    """Return the failures of one expectation line (block: the lines under 'log in order:')."""
-    key, _, value = text.partition(": ")
-    if text == "log in order:":
-        return _log_in_order(s, where, block)
-    if key in ("log", "no log", "log contains", "no log contains"):
-        return _log(s, where, key, value)
-    if key in ("offers", "does not offer"):
+def check(s: State, where: str, line: n.Node) -> list[str]:
+    """Return the failures of one expectation line."""
+    if isinstance(line, sn.ScLogOrder):
+        return _log_in_order(s, where, [w.text for w in line.lines])
+    if isinstance(line, sn.ScLog):
+        return _log(s, where, line.kind, line.text)
+    if isinstance(line, sn.ScOffers):
         offered = [strip_ids(describe_action(s, a)) for a in engine.legal_actions(s)]
-        if (strip_ids(value) in offered) != (key == "offers"):
-            return [f"{where}: the decision {'lacks' if key == 'offers' else 'has'} '{value}'; it offers: "
+        if (strip_ids(line.action) in offered) != line.offered:
+            return [f"{where}: the decision {'lacks' if line.offered else 'has'} '{line.action}'; it offers: "
                     f"{', '.join(offered) or 'nothing'}"]
         return []
-    if key == "result":
-        return _result(s, where, value)
-    p, what = player(text, where)
-    if what.startswith("sees: ") or what.startswith("does not see: "):
-        seen_text = what.split(": ", 1)[1]
-        seen = seen_text in observation(s, p)
-        if seen == what.startswith("sees"):
-            return []
-        return [f"{where}: P{p + 1} {'sees' if seen else 'does not see'} '{seen_text}'"]
-    return _player_line(s, where, p, what)
+    if isinstance(line, sn.ScResult):
+        have = result_text(s.result)
+        return [] if have == line.value else [f"{where}: result is {have}, expected {line.value}"]
+    if isinstance(line, sn.ScSees):
+        p = player_index(line.player)
+        seen = line.text in observation(s, p)
+        return [] if seen == line.seen else [f"{where}: P{p + 1} {'sees' if seen else 'does not see'} '{line.text}'"]
+    if isinstance(line, sn.ScError):
+        return []  # the set-up's refusal, checked before the game runs (tools/scenario.py)
+    assert isinstance(line, (sn.ScCards, sn.ScCount, sn.ScSlot, sn.ScAmount)), line
+    return _player_line(s, where, line)
 
 
 # ---------------------------------------------------------------- the log
@@ -113,13 +113,6 @@ def _log_in_order(s: State, where: str, block: list[str]) -> list[str]:
     return []
 
 
-def _result(s: State, where: str, value: str) -> list[str]:
-    if value not in ("none", "draw", "all lose") and not re.fullmatch(r"P\d+ wins", value):
-        raise ScenarioError(f"{where}: expected 'result: P1 wins', 'draw', 'all lose' or 'none', found '{value}'")
-    have = result_text(s.result)
-    return [] if have == value else [f"{where}: result is {have}, expected {value}"]
-
-
 def result_text(result: list[int] | None) -> str:
     """Return a game result as expectations write it: 'none', 'draw', 'all lose', 'P2 wins'."""
     if result is None:
@@ -135,30 +128,24 @@ def result_text(result: list[int] | None) -> str:
 # ---------------------------------------------------------------- zones, resources, cards
 
 
-def _player_line(s: State, where: str, p: int, what: str) -> list[str]:
-    zone, colon, names = what.partition(": ")
-    zones = s.players[p].zones
-    who = f"P{p + 1}"
-    if colon and zone in zones:
-        actual, want = [s.cards[c].name for c in zones[zone]], entries(names)
+def _player_line(s: State, where: str, line: sn.ScCards | sn.ScCount | sn.ScSlot | sn.ScAmount) -> list[str]:
+    """Return the failures of a 'P1 ...' line: a zone's cards or count, a resource, a card's fact."""
+    p = player_index(line.player)
+    who, zones = f"P{p + 1}", s.players[p].zones
+    if isinstance(line, sn.ScCards):
+        zone = line.zone.value
+        actual, want = [s.cards[c].name for c in zones[zone]], cards(line.entries)
         return [] if actual == want else [f"{where}: {who} {zone} is {_names(actual)}; expected {_names(want)}"]
-    m = re.match(r"(\w+) count (?:(.+) )?(\d+)$", what)
-    if m and m.group(1) in zones:
-        return _count(s, where, p, m.group(1), m.group(2), int(m.group(3)))
-    m = re.match(r"(\w+)\[(\d+)\] (\S+)(?: (.+))?$", what)
-    if m and m.group(1) in zones:
-        cards = zones[m.group(1)]
-        index = int(m.group(2))
-        if not 1 <= index <= len(cards):
-            return [f"{where}: {who} {m.group(1)} has no card {index} (it has {len(cards)})"]
-        return _card(s, where, cards[index - 1], m.group(3), m.group(4))
-    key, _, value = what.partition(" ")
-    if key in s.players[p].resources:
-        have = s.players[p].resources[key]
-        return [] if str(have) == value else [f"{where}: {who} {key} is {have}, expected {value}"]
-    raise ScenarioError(f"{where}: cannot read expectation '{who} {what}'; expected '{who} ZONE: A, B', "
-                        f"'{who} ZONE count [NAME] N', '{who} ZONE[i] ...' or '{who} RESOURCE N' (zones: "
-                        f"{', '.join(zones)}; resources: {', '.join(s.players[p].resources)})")
+    if isinstance(line, sn.ScCount):
+        return _count(s, where, p, line.zone.value, line.card.value if line.card else None, value(line.value))
+    if isinstance(line, sn.ScSlot):
+        held = zones[line.zone.value]
+        index = value(line.index)
+        if not 1 <= index <= len(held):
+            return [f"{where}: {who} {line.zone.value} has no card {index} (it has {len(held)})"]
+        return _card(s, where, held[index - 1], line.fact)
+    key, have = line.key.value, s.players[p].resources[line.key.value]
+    return [] if have == value(line.value) else [f"{where}: {who} {key} is {have}, expected {line.value.text}"]
 
 
 def _names(names: list[str]) -> str:
@@ -167,69 +154,41 @@ def _names(names: list[str]) -> str:
 
 def _count(s: State, where: str, p: int, zone: str, name: str | None, want: int) -> list[str]:
     """Return a failure unless a zone holds want cards (of one name, when a name is given)."""
-    cards = [s.cards[c].name for c in s.players[p].zones[zone]]
+    held = [s.cards[c].name for c in s.players[p].zones[zone]]
     if name is None:
-        n = len(cards)
-        cards_word = "card" if n == 1 else "cards"
-        return [] if n == want else [f"{where}: P{p + 1} {zone} has {n} {cards_word}, expected {want}"]
-    if name not in s.game.cards:
-        near = difflib.get_close_matches(name, sorted(s.game.cards), n=1)
-        hint = f"; did you mean '{near[0]}'?" if near else ""
-        raise ScenarioError(f"{where}: unknown card '{name}' in 'P{p + 1} {zone} count {name} {want}'{hint}")
-    n = cards.count(name)
-    return [] if n == want else [f"{where}: P{p + 1} {zone} has {n} {name}, expected {want}"]
+        count = len(held)
+        cards_word = "card" if count == 1 else "cards"
+        return [] if count == want else [f"{where}: P{p + 1} {zone} has {count} {cards_word}, expected {want}"]
+    count = held.count(name)
+    return [] if count == want else [f"{where}: P{p + 1} {zone} has {count} {name}, expected {want}"]
 
 
-def _card(s: State, where: str, cid: int, key: str, value: str | None) -> list[str]:
+def _card(s: State, where: str, cid: int, fact: sn.ScFact) -> list[str]:
     """Return the failures of one card expectation: a fact about the card, or one of its stats."""
-    phrase = f"{key} {value}" if value else key
-    if key in ("face", "status", "is") or phrase in CARD_STATES:
-        return _card_fact(s, where, cid, key, value)
-    if key == "printed" and value and " " in value:
-        stat, _, number = value.partition(" ")
-        return _printed(s, where, cid, stat, number)
-    _known_stat(s, where, key)
-    current = q.stat(s, cid, key)
-    return [] if str(current) == value else [f"{where}: {q.describe(s, cid)} {key} is {current}, expected {value}"]
-
-
-def _card_fact(s: State, where: str, cid: int, key: str, value: str | None) -> list[str]:
-    """Return the failures of 'face down', 'status NAME N', 'is NAME' or a card state ('exhausted')."""
-    c = s.cards[cid]
-    named = q.describe(s, cid)
-    if key == "face" and value in ("down", "up"):
+    c, named = s.cards[cid], q.describe(s, cid)
+    if isinstance(fact, sn.ScStat) and fact.printed:
+        return _printed(s, where, cid, fact.stat.value, fact.value.text)
+    if isinstance(fact, sn.ScStat):
+        current = q.stat(s, cid, fact.stat.value)
+        return [] if current == value(fact.value) else [
+            f"{where}: {named} {fact.stat.value} is {current}, expected {fact.value.text}"]
+    if isinstance(fact, sn.ScFace):
         side = "down" if c.face_down else "up"
-        return [] if side == value else [f"{where}: {named} is face {side}, expected face {value}"]
-    if key == "status":
-        name, _, stacks = (value or "").partition(" ")
-        have, want = c.statuses.get(name, [0])[0], int(stacks or 1)
+        return [] if side == fact.side else [f"{where}: {named} is face {side}, expected face {fact.side}"]
+    if isinstance(fact, sn.ScStatus):
+        name = fact.status.value
+        have, want = c.statuses.get(name, [0])[0], value(fact.stacks) if fact.stacks else 1
         return [] if have == want else [f"{where}: {named} has {have} {name}, expected {want}"]
-    if key == "is":
-        return [] if c.name == value else [f"{where}: the card there is {named}, expected {value}"]
-    phrase = f"{key} {value}" if value else key
-    if phrase not in CARD_STATES:
-        raise ScenarioError(f"{where}: cannot read '{phrase}'; expected 'face down', 'face up', 'status NAME N', "
-                            f"'is NAME' or one of: {', '.join(CARD_STATES)}")
-    flag, present = CARD_STATES[phrase]
-    return [] if (flag in c.flags) == present else [f"{where}: {named} is not {phrase}"]
+    if isinstance(fact, sn.ScIs):
+        return [] if c.name == fact.card.value else [f"{where}: the card there is {named}, expected {fact.card.value}"]
+    flag, present = CARD_STATES[fact.phrase]
+    return [] if (flag in c.flags) == present else [f"{where}: {named} is not {fact.phrase}"]
 
 
-def _known_stat(s: State, where: str, stat: str) -> None:
-    """Raise ScenarioError unless stat names a stat of the ruleset or damage, level, cost."""
-    known = PLAIN_STATS + tuple(s.game.ruleset.stats)
-    if stat not in known:
-        near = difflib.get_close_matches(stat, known, n=1)
-        hint = f"did you mean '{near[0]}'? " if near else ""
-        raise ScenarioError(f"{where}: unknown stat '{stat}'; {hint}expected one of: {', '.join(known)}")
-
-
-def _printed(s: State, where: str, cid: int, stat: str, value: str) -> list[str]:
-    _known_stat(s, where, stat)
-    if stat in ("damage", "level"):
-        raise ScenarioError(f"{where}: '{stat}' has no printed value; write '{stat} {value}'")
+def _printed(s: State, where: str, cid: int, stat: str, written: str) -> list[str]:
     cdef = s.game.cards[s.cards[cid].name]
     named = q.describe(s, cid)
     if stat != "cost" and stat not in cdef.stats and stat not in cdef.level_stats:
-        return [f"{where}: {named} has no printed {stat}, expected {value}"]
+        return [f"{where}: {named} has no printed {stat}, expected {written}"]
     have = sum(cdef.cost.values()) if stat == "cost" else q.printed_stat(s, cid, stat)
-    return [] if str(have) == value else [f"{where}: {named} printed {stat} is {have}, expected {value}"]
+    return [] if have == int(written) else [f"{where}: {named} printed {stat} is {have}, expected {written}"]

@@ -154,7 +154,10 @@ def recover(s: Battle, ctx: Ctx, objs: list, amount: int, name: str) -> None:
 
 
 def set_value(s: Battle, ctx: Ctx, objs: list, amount: int, name: str) -> None:
+    """Assign a value; HP may end above max HP this way (§10), and f.over_max records by how much."""
     for f in objs:
+        if name == "hp":  # before _change: a revival it sets off assigns again, and that one counts
+            f.over_max = max(0, amount - f.values["max_hp"])
         _change(s, f, name, amount - f.values[name], f"{s.label(f)}'s {name} becomes {amount}")
 
 

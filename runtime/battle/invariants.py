@@ -1,19 +1,16 @@
 """Invariants every finished automatic battle keeps; `cardc fuzz` and the Marguerite tests check them.
 
 Each invariant is a named check in INVARIANTS. Around them, tools/battle/fuzz.py `check` adds a
-crash, a replay that differs (`replayed`) and a party line that does not read back (`read_back`).
+crash, a replay that differs (`replayed`) and a party line that does not read back (`read_back`, a
+check of the party-file format, which the tools own).
 tests/test_invariants.py plants a breakage of each one in a real battle and expects exactly its message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
-from runtime.battle.parties import SwordsmanSpec, format_swordsman, parse_party
-from runtime.battle.rules import Rules
 from runtime.battle.state import Battle, Fighter
-from runtime.decks import DeckError
 
 Check = Callable[[Battle], list[str]]
 
@@ -49,9 +46,19 @@ def state_counts(s: Battle) -> list[str]:
 
 
 def max_hp(s: Battle) -> list[str]:
-    """Return a message for each swordsman above its max HP (only recovery and max-HP assignments raise HP)."""
-    return [f"{f.name} has HP {f.hp} above its max HP {f.values['max_hp']}"
-            for f in s.fighters() if f.hp > f.values["max_hp"]]
+    """Return a message for each swordsman further above its max HP than its last HP assignment put it.
+
+    §10 (seed: 「HPは最大値以上には回復しないが、代入によって最大値以上になることはある」): recovery never
+    raises HP above the max, an assignment may (Life's HP := 1 at max HP 0), and damage or a raise of
+    max HP and HP together (臥竜剣) never widens the gap, so HP - max HP stays at most `over_max`.
+    """
+    return [f"{f.name} has HP {f.hp} above its max HP {f.values['max_hp']}" + _allowed(f)
+            for f in s.fighters() if f.hp - f.values["max_hp"] > f.over_max]
+
+
+def _allowed(f: Fighter) -> str:
+    """Return how far above max HP an assignment allowed the swordsman to be ('' if not at all)."""
+    return f" (its last HP assignment allows {f.over_max} above)" if f.over_max else ""
 
 
 def swords_once(s: Battle) -> list[str]:
@@ -115,17 +122,3 @@ def violations(s: Battle) -> list[str]:
 def replayed(first: Battle, again: Battle) -> list[str]:
     """Return a message when a battle played again from the same parties and options logs differently."""
     return [] if first.log == again.log else ["the replay differs"]
-
-
-def read_back(rules: Rules, specs: list[SwordsmanSpec]) -> list[str]:
-    """Return a message for each swordsman whose canonical party-file line does not read back as itself."""
-    out = []
-    for spec in specs:
-        line = format_swordsman(spec)
-        try:
-            same = parse_party(line, "fuzz", rules.spellings) == [replace(spec, line=1)]
-        except DeckError:
-            same = False
-        if not same:
-            out.append(f"the party line '{line}' does not read back as itself")
-    return out

@@ -31,6 +31,9 @@ class Fighter:
     swords: list[Sword] = field(default_factory=list)
     overkill: int = 0
     built: bool = False  # created by a build sword during the battle (§4: it goes to the front)
+    # How far the last assignment to HP set it above max HP: §10 lets an assignment (Life's HP := 1 at
+    # max HP 0) exceed the max, which no recovery may; the max-HP invariant allows exactly this much.
+    over_max: int = 0
 
     @property
     def hp(self) -> int:

@@ -8,7 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from runtime.battle.invariants import read_back, replayed, violations
+from compiler.diagnostics import CompileError
+from compiler.party_files import parse_party
+from runtime.battle.invariants import replayed, violations
 from runtime.battle.parties import Budget, SwordsmanSpec, format_swordsman
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules
@@ -43,6 +45,20 @@ def random_party(rules: Rules, rng: random.Random, budget: Budget, size: int = 0
     names = rng.sample(NAMES, size or rng.randint(1, 3))
     carrier = rng.randrange(len(names)) if focus else -1
     return [random_swordsman(rules, rng, budget, name, focus if i == carrier else ()) for i, name in enumerate(names)]
+
+
+def read_back(rules: Rules, specs: list[SwordsmanSpec]) -> list[str]:
+    """Return a message for each swordsman whose canonical party-file line does not read back as itself."""
+    out = []
+    for spec in specs:
+        line = format_swordsman(spec)
+        try:
+            same = parse_party(line, "fuzz", rules.spellings) == [replace(spec, line=1)]
+        except CompileError:
+            same = False
+        if not same:
+            out.append(f"the party line '{line}' does not read back as itself")
+    return out
 
 
 def check(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec], options: dict[str, str]) -> list[str]:

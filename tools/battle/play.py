@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from runtime.battle.parties import Budget, SwordsmanSpec, load_party
+from compiler.party_files import load_party
+from runtime.battle.parties import Budget, SwordsmanSpec
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules
 from runtime.battle.state import Battle
-from runtime.decks import DeckError
 
 STATS = ("max_hp", "atk", "def", "spd", "sword")
 
@@ -24,7 +24,8 @@ def budget_of(rules: Rules) -> Budget | None:
 
 
 def read_party(rules: Rules, path: Path) -> list[SwordsmanSpec]:
-    """Return a party file's swordsmen, checked against the swords and the budget (DeckError if bad)."""
+    """Return a party file's swordsmen, checked against the swords and the budget (CompileError, located,
+    with every problem if it is bad)."""
     others = {name: f"a {card.kind}" + (" (built)" if card.token else "")
               for name, card in rules.cards.items() if card.kind not in rules.sword_kinds}
     return load_party(path, rules.spellings, others, budget_of(rules))
@@ -44,11 +45,7 @@ def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str
     if len(chosen) != 2:
         print("error: give two party files (*.sw)", file=sys.stderr)
         return 2
-    try:
-        a, b = (read_party(rules, p) for p in chosen)
-    except DeckError as err:
-        print(err, file=sys.stderr)
-        return 1
+    a, b = (read_party(rules, p) for p in chosen)  # a bad file: CompileError, printed located by the CLI
     result = battle(rules, a, b, options)
     print("\n".join(result.log))
     return 0
@@ -56,12 +53,11 @@ def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str
 
 def tournament_command(rules: Rules, folder: Path, options: dict[str, str]) -> int:
     """Play a round robin (every pair, both seats) of the party files in folder; print the table."""
+    if not folder.is_dir():
+        print(f"error: {folder} is not a folder (a tournament plays the *.sw party files of one)", file=sys.stderr)
+        return 2
     paths = sorted(folder.glob("*.sw"))
-    try:
-        parties = {p.stem: read_party(rules, p) for p in paths}
-    except DeckError as err:
-        print(err, file=sys.stderr)
-        return 1
+    parties = {p.stem: read_party(rules, p) for p in paths}
     if len(parties) < 2:
         print(f"error: {folder} holds {len(parties)} party file(s); a tournament needs 2 or more", file=sys.stderr)
         return 2

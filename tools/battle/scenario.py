@@ -1,6 +1,6 @@
 """Battle scenarios: a ruling as data. Parties, 'given' lines that set the state, 'run' lines, 'expect' lines.
 
-Format (one instruction per line, '#' comments):
+Format (one instruction per line; '#' at the start of a line or after a space starts a comment):
     option NAME = VALUE
     A: Name: HP/ATK/DEF/SPD/sword, sword        (a swordsman of party A, front first; B: likewise)
     given WHO VALUE N [, VALUE N ...]            (hp, mp, ap, reserve_ap, a stat, or a state: 'Guard 2')
@@ -13,137 +13,132 @@ Format (one instruction per line, '#' comments):
     expect log: LINE    expect no log: LINE    expect log in order: LINE | LINE | ...   (whole log lines)
     expect log contains: TEXT    expect no log contains: TEXT      (a deliberate partial match)
 WHO is a position ('A1', 'B2') or a swordsman's name (also after it exited).
+A file is read through the grammar (grammar/sheets.lark, compiler.parser.parse_battle_scenario) and
+checked against the rules before it runs (compiler/check_battle_scenarios.py): every problem is a located
+Diagnostic, and ScenarioError (tools/scenario_expect.py) carries them all.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 
+from compiler import nodes as n
+from compiler import sheet_nodes as sn
+from compiler.check_battle_scenarios import Parties, check_battle
+from compiler.check_scenarios import value
+from compiler.diagnostics import CompileError, Diagnostic
+from compiler.parser import parse_battle_scenario
 from runtime.battle import hooks
 from runtime.battle import procedure as p
-from runtime.battle.parties import SwordsmanSpec, parse_party
 from runtime.battle.rules import Rules
 from runtime.battle.state import SIDES, Battle, Fighter, Sword
+from tools.scenario_expect import ScenarioError
 
-
-class ScenarioError(Exception):
-    """A scenario line that cannot be read or carried out; the message starts with path:line."""
+__all__ = ["ScenarioError", "Scenario", "parse_scenario", "run_scenario", "who", "sword_text"]
 
 
 @dataclass
 class Scenario:
     path: str
     options: dict[str, str] = field(default_factory=dict)
-    parties: tuple[list[SwordsmanSpec], list[SwordsmanSpec]] = field(default_factory=lambda: ([], []))
-    steps: list[tuple[int, str, str]] = field(default_factory=list)  # (line, 'given'|'run'|'expect', text)
+    parties: Parties = field(default_factory=lambda: ([], []))
+    steps: list[n.Node] = field(default_factory=list)  # the 'given', 'run:' and 'expect' lines, in order
+    source: str = ""  # the file's text, for the carets of its problems
 
 
 def parse_scenario(text: str, path: str, rules: Rules) -> Scenario:
-    """Return the scenario a file describes (party lines are checked as party files are, without budget)."""
-    sc = Scenario(path)
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        head, _, rest = line.partition(" ")
-        if line[:2] in ("A:", "B:"):
-            spec = parse_party(line[2:].strip(), f"{path}:{number}", rules.spellings)[0]
-            sc.parties[SIDES.index(line[0])].append(spec)
-        elif head == "option" and "=" in rest:
-            key, _, value = rest.partition("=")
-            sc.options[key.strip()] = value.strip()
-        elif head in ("given", "expect") or head == "run:":
-            sc.steps.append((number, head.rstrip(":"), rest.strip()))
-        else:
-            raise ScenarioError(f"{path}:{number}: expected 'A:', 'B:', 'option', 'given', 'run:' or 'expect', "
-                                f"found '{head}'")
-    return sc
+    """Return the scenario a file describes, or raise ScenarioError with every problem of its lines (party
+    lines are checked as party files are, without budget)."""
+    text = text.removeprefix("\ufeff")
+    try:
+        battle, problems = parse_battle_scenario(text, path)
+    except CompileError as err:  # more syntax errors than are worth reading
+        raise ScenarioError(err.diagnostics, text) from None
+    parties, found = check_battle(battle, rules)
+    if problems or found:  # a line that does not parse is left out: only the checks of the rest are shown
+        raise ScenarioError(problems or found, text)
+    options = {o.name.value: o.value.value for o in battle.lines if isinstance(o, sn.ScOption)}
+    steps: list[n.Node] = [line for line in battle.lines if not isinstance(line, (sn.BParty, sn.ScOption))]
+    return Scenario(path, options, parties, steps, text)
 
 
 def run_scenario(rules: Rules, sc: Scenario) -> tuple[Battle, list[str]]:
     """Play a scenario; return the battle and every failed expectation ('path:line: ...')."""
     s = p.new_battle(rules, sc.parties, sc.options)
     failures: list[str] = []
-    for number, what, text in sc.steps:
-        where = f"{sc.path}:{number}"
+    for line in sc.steps:
         try:
-            if what == "given":
-                _given(s, text)
-            elif what == "run":
-                _run(s, text)
+            if isinstance(line, (sn.BGivenTurn, sn.BGivenSword, sn.BGivenValues)):
+                _given(s, line)
+            elif isinstance(line, sn.BRun):
+                _run(s, line)
             else:
-                failures += [f"{where}: {m}" for m in _expect(s, text)]
-        except (KeyError, ValueError, IndexError) as err:
-            raise ScenarioError(f"{where}: cannot read '{what} {text}' ({err})") from None
+                failures += [f"{sc.path}:{line.loc.line}: {m}" for m in _expect(s, line)]
+        except LookupError as err:  # a position or sword the battle no longer has, or no one left to act
+            raise ScenarioError([Diagnostic("E110", f"cannot carry out this line: {err.args[0]}", sc.path,
+                                            line.loc.line, line.loc.col)], sc.source) from None
     return s, failures
 
 
 def who(s: Battle, word: str) -> Fighter:
-    """Return the swordsman a position ('A1') or a name means."""
-    if re.fullmatch(r"[AB]\d+", word):
-        return s.parties[SIDES.index(word[0])][int(word[1:]) - 1]
+    """Return the swordsman a position ('A1') or a name means; LookupError if there is none (any more)."""
+    if word[:1] in SIDES and word[1:].isdigit():
+        party = s.parties[SIDES.index(word[0])]
+        if not 1 <= int(word[1:]) <= len(party):
+            raise LookupError(f"party {word[0]} has no swordsman {word} now (it has {len(party)})")
+        return party[int(word[1:]) - 1]
     found = [f for f in s.fighters() + s.exited[0] + s.exited[1] if f.name == word]
     if not found:
-        raise KeyError(word)
+        raise LookupError(f"no swordsman is named '{word}'")
     return found[0]
 
 
-def _given(s: Battle, text: str) -> None:
-    if text.startswith("turn "):
-        s.turn = int(text.split()[1])
+def _given(s: Battle, line: sn.BGivenTurn | sn.BGivenSword | sn.BGivenValues) -> None:
+    if isinstance(line, sn.BGivenTurn):
+        s.turn = value(line.turn)
         s.turn_zero = s.turn == 0
         return
-    name, _, rest = text.partition(" ")
-    f = who(s, name)
-    if rest.startswith("sword "):
-        _, k, *what = rest.split()
-        sword = f.swords[int(k) - 1]
-        if what[0] in ("used", "unused"):
-            sword.used = what[0] == "used"
-        else:
-            name, args = _enchantment(what[0])
-            sword.given[name] = (int(what[1]), args)
+    f = who(s, line.who.text)
+    if isinstance(line, sn.BGivenValues):
+        for v in line.values:
+            _set(f, v.key.value, value(v.value))
         return
-    for item in rest.split(","):
-        key, value = item.split()
-        _set(f, key, int(value))
+    k = value(line.index)
+    if k > len(f.swords):
+        raise LookupError(f"{line.who.text} has no sword {k} (it has {len(f.swords)})")
+    sword = f.swords[k - 1]
+    if line.used is not None:
+        sword.used = line.used == "used"
+    elif line.enchantment is not None and line.stacks is not None:
+        sword.given[line.enchantment.value] = (value(line.stacks), tuple(value(a) for a in line.args))
 
 
-def _enchantment(word: str) -> tuple[str, tuple[int, ...]]:
-    """Return the name and arguments of 'MPCost(2)' (or just a name)."""
-    m = re.fullmatch(r"(\w+)(?:\(([\d, ]*)\))?", word)
-    if m is None:
-        raise ValueError(f"expected an enchantment like 'StunGiving' or 'MPCost(2)', found '{word}'")
-    return m.group(1), tuple(int(x) for x in (m.group(2) or "").split(",") if x.strip())
-
-
-def _set(f: Fighter, key: str, value: int) -> None:
+def _set(f: Fighter, key: str, number: int) -> None:
     if key[0].isupper():
-        f.states[key] = value
+        f.states[key] = number
     else:
-        f.values[key] = value
+        f.values[key] = number
 
 
-def _run(s: Battle, text: str) -> None:
-    if text == "action count":
+def _run(s: Battle, line: sn.BRun) -> None:
+    if line.what == "action count":
         p.action_count(s)
-    elif text == "states phase":
+    elif line.what == "states phase":
         hooks.states_phase(s)
         p.settle(s)
-    elif text == "death judgment":
+    elif line.what == "death judgment":
         hooks.death_judgment(s)
         s.turn_zero = False
         p.settle(s)
-    elif text == "turn":
+    elif line.what == "turn":
         p.play_turn(s)
-    elif text == "battle":
+    elif line.what == "battle":
         p.run_turns(s)
-    else:
-        for n in range(int(text.split()[0])):
+    else:  # 'N action(s)' (check_battle: with its number)
+        for k in range(value(line.count) if line.count else 0):
             if s.result or not p.act(s):
-                raise ValueError(f"no one can act for action {n + 1}")
+                raise LookupError(f"no one can act for action {k + 1}")
 
 
 def sword_text(s: Battle, w: Sword) -> str:
@@ -152,26 +147,24 @@ def sword_text(s: Battle, w: Sword) -> str:
     return w.card + (" (used)" if w.used else "") + (f" [{given}]" if given else "")
 
 
-def _expect(s: Battle, text: str) -> list[str]:
-    if text.startswith("log in order: "):
-        return _in_order(s.log, [x.strip() for x in text[14:].split(" | ")])
-    key, _, wanted = text.partition(": ")
-    if key in ("log", "no log", "log contains", "no log contains"):
-        return _log(s.log, key, wanted)
-    if text.startswith("result: "):
-        return _same("result", s.result or "none", text[8:])
-    if text.startswith("turn "):
-        return _same("turn", str(s.turn), text[5:])
-    if text.startswith("party "):
-        side, _, names = text[6:].partition(":")
-        return _same(f"party {side}", ", ".join(f.name for f in s.parties[SIDES.index(side)]), names)
-    name, _, rest = text.partition(" ")
-    f = who(s, name)
-    if rest.startswith("swords: ") or rest == "swords:":
-        return _same(f"{name}'s swords", ", ".join(sword_text(s, w) for w in f.swords), rest[8:])
-    key, value = rest.split()
+def _expect(s: Battle, line: n.Node) -> list[str]:
+    if isinstance(line, sn.ScLogOrder):
+        return _in_order(s.log, [w.text for w in line.lines])
+    if isinstance(line, sn.ScLog):
+        return _log(s.log, line.kind, line.text)
+    if isinstance(line, sn.BResult):
+        return _same("result", s.result or "none", line.value.value)
+    if isinstance(line, sn.BTurn):
+        return [] if s.turn == value(line.value) else [f"turn is {s.turn}, expected {line.value.text}"]
+    if isinstance(line, sn.BPartyIs):
+        return _same(f"party {line.side}", ", ".join(f.name for f in s.parties[SIDES.index(line.side)]), line.names)
+    if isinstance(line, sn.BSwords):
+        f = who(s, line.who.text)
+        return _same(f"{line.who.text}'s swords", ", ".join(sword_text(s, w) for w in f.swords), line.text)
+    assert isinstance(line, sn.BValueIs), line
+    f, key = who(s, line.who.text), line.key.value
     found = f.states.get(key, 0) if key[0].isupper() else (f.overkill if key == "overkill" else f.values[key])
-    return _same(f"{name} {key}", str(found), value)
+    return [] if found == value(line.value) else [f"{line.who.text} {key} is {found}, expected {line.value.text}"]
 
 
 def _log(log: list[str], key: str, wanted: str) -> list[str]:
