@@ -18,6 +18,7 @@ CODES = {
     "E005": "file is not valid UTF-8 text",
     "E006": "planned construct, not implemented yet",
     "E007": "number too large",
+    "E008": "file too large",
     "E101": "unknown name",
     "E102": "duplicate definition",
     "E103": "missing part",

@@ -20,13 +20,14 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 
+from compiler import limits, planned, recovery, sheet_lines
 from compiler import nodes as n
-from compiler import planned, recovery, sheet_lines
 from compiler import sheet_nodes as sn
 from compiler.ast_battles import BattleParts
 from compiler.ast_cards import CardParts
 from compiler.ast_common import number_errors
 from compiler.ast_effects import EffectParts
+from compiler.ast_replays import ReplayParts
 from compiler.ast_rulesets import RulesetParts
 from compiler.ast_scenarios import BattleScenarioParts, ScenarioParts
 from compiler.ast_sheets import SheetParts
@@ -63,6 +64,7 @@ def _lark() -> Lark:
 def parse(text: str, path: str = "<text>") -> n.File:
     """Return the AST of one file, or raise CompileError with every syntax error (or every number past
     MAX_NUMBER) located."""
+    _refuse_if_too_large(text, path)
     try:
         tree = _lark().parse(text)
     except UnexpectedInput:
@@ -328,6 +330,13 @@ def _take_callbacks(cls: type, *parts: type) -> None:
 _take_callbacks(_ToAst, CardParts, EffectParts, TermParts, RulesetParts, BattleParts)
 
 
+def _refuse_if_too_large(text: str, path: str) -> None:
+    """Raise CompileError if a text is past a size limit (compiler/limits.py), before any parsing."""
+    problem = limits.size_problem(text, path)
+    if problem is not None:
+        raise CompileError([problem])
+
+
 # ---------------------------------------------------------------- line-based files
 
 
@@ -368,6 +377,7 @@ def _parse_sheet(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnos
 def _parse_lines_with(lark: Lark, to_ast: Transformer, text: str, path: str,
                       start: str) -> tuple[n.Node, list[Diagnostic]]:
     """Return the AST of a line-based file and a syntax error for each line that does not parse (left out)."""
+    _refuse_if_too_large(text, path)
     tree, errors = sheet_lines.parse_lines(lambda t: lark.parse(t, start=start), UnexpectedInput, lark.terminals,
                                            text, path, start)
     return replace(to_ast.transform(tree), path=path), errors
@@ -409,3 +419,32 @@ def parse_battle_scenario(text: str, path: str = "<battle>") -> tuple[sn.BattleF
 def _parse_lines(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnostic]]:
     """Return the AST of a scenario file and its syntax errors; a line that does not parse is left out."""
     return _parse_lines_with(_scenarios(), _ScenariosToAst(), text, path, start)
+
+
+# ---------------------------------------------------------------- replay files (JSON)
+
+
+@lru_cache(maxsize=1)
+def _replays() -> Lark:
+    """Return the parser of replay files (start `replay` of grammar/sheets.lark), built once per process."""
+    return Lark(SHEETS.read_text(encoding="utf-8"), parser="lalr", start=["replay"], strict=True,
+                propagate_positions=True, maybe_placeholders=False, postlex=sheet_lines.JsonSpace())
+
+
+@v_args(meta=True)
+class _ReplaysToAst(ReplayParts, Transformer):
+    """The Transformer of replay files."""
+
+
+_take_callbacks(_ReplaysToAst, ReplayParts)
+
+
+def parse_replay(text: str, path: str = "<replay>") -> tuple[sn.JValue | None, list[Diagnostic]]:
+    """Return the JSON value of a replay file, or None and its one syntax error (a JSON file gets no recovery)."""
+    lark = _replays()
+    try:
+        tree = lark.parse(text)
+    except UnexpectedInput as err:
+        return None, [sheet_lines.json_diagnostic(err, lark.terminals, path)]
+    problem = sheet_lines.json_problem(text, tree, path)  # a form feed, or nesting past MAX_DEPTH
+    return (None, [problem]) if problem else (_ReplaysToAst().transform(tree), [])

@@ -25,6 +25,8 @@ DESCRIBED: dict[str, str | None] = {
     # decks and party files
     "COUNT": None, "LINE_TEXT": "a card name", "_NL": "the end of the line", "PARTY_NAME": "a swordsman's name",
     "COLON": "':'", "FIELD": "a value", "SWORD": "a sword", "SWORD_SEP": "','",
+    # replay files (JSON)
+    "J_STRING": "a string", "J_NUMBER": "a number", "J_NL": None,
 }
 OUTSIDE = {"scenario": "an indented line outside a section (setup:, choices:, expect:, transcript:)",
            "battle_scenario": "an indented line; the lines of a battle scenario start at the start of the line"}
@@ -129,3 +131,59 @@ def diagnostic(err: Any, pretty: dict[str, str], path: str, start: str) -> Diagn
     token = getattr(err, "token", None)
     kind, value = (token.type, str(token)) if token is not None else ("$END", "")
     return Diagnostic("E001", message(kind, value, expected, pretty, start), path, line, col)
+
+
+# ---------------------------------------------------------------- replay files (JSON)
+
+MAX_DEPTH = 32  # arrays and objects inside one another: a replay nests 4 deep; past this is no replay
+SHOWN = 40  # characters of an unexpected token quoted in a message (a number may have thousands of digits)
+
+
+class JsonSpace:
+    """The postlex of replay files: drops `J_NL` (a newline and the spaces after it), which JSON allows
+    between any two tokens; it is in every state of the lexer."""
+
+    always_accept = ("J_NL",)
+
+    def process(self, stream: Iterable[Any]) -> Iterator[Any]:
+        """Return the tokens without the newlines."""
+        return (token for token in stream if token.type != "J_NL")
+
+
+def json_diagnostic(err: Any, terminals: Iterable[Any], path: str) -> Diagnostic:
+    """Return the diagnostic of a JSON text that does not parse: the first error (JSON has no lines to skip),
+    with what the parser accepts at that place (exact, where a state's lookaheads may hold more)."""
+    line, col, char = max(err.line, 1), max(err.column, 1), getattr(err, "char", None)
+    if char == '"':
+        return Diagnostic("E002", "string not closed: this '\"' has no closing '\"' on the same line", path,
+                          line, col)
+    parser = getattr(err, "interactive_parser", None)
+    expected = set(parser.accepts()) - {"J_NL"} if parser is not None else set()
+    pretty = {t.name: t.pattern.value for t in terminals if t.pattern.type == "str"}
+    if char is not None:
+        shown = f"'{char}'" if char.isprintable() else f"U+{ord(char):04X}"
+        return Diagnostic("E002", f"unexpected character {shown}; expected {expected_text(expected, pretty)}",
+                          path, line, col)
+    token = getattr(err, "token", None)
+    kind, value = (token.type, str(token)) if token is not None else ("$END", "")
+    value = value if len(value) <= SHOWN else f"{value[:SHOWN]}..."
+    return Diagnostic("E001", message(kind, value, expected, pretty, "replay"), path, line, col)
+
+
+def json_problem(text: str, tree: Any, path: str) -> Diagnostic | None:
+    """Return the first form feed of a JSON text (no JSON space), else the first array or object nested past
+    MAX_DEPTH, else None; the tree is walked without recursion."""
+    if "\f" in text:
+        at = text.index("\f")
+        line, col = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        return Diagnostic("E002", "unexpected character U+000C; JSON allows only spaces, tabs and line breaks "
+                                  "between values", path, line, col)
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return Diagnostic("E004", f"JSON nested too deeply: more than {MAX_DEPTH} arrays and objects "
+                                      "inside one another", path, node.meta.line, node.meta.column)
+        deeper = depth + (node.data in ("j_object", "j_array"))
+        stack += [(c, deeper) for c in reversed(node.children) if hasattr(c, "children")]
+    return None

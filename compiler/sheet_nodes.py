@@ -345,3 +345,38 @@ BLine = Union[BParty, ScOption, BGivenTurn, BGivenSword, BGivenValues, BRun, ScL
 class BattleFile(Node):
     path: str = field(compare=False)
     lines: tuple[BLine, ...] = ()
+
+
+# ---------------------------------------------------------------- replay files: JSON (grammar/sheets.lark `replay`)
+# Strings and numbers are kept as written (with their quotes, escapes and digits); compiler/replay_files.py
+# reads them, so a bad escape or a number past its bound is located at the character that is wrong.
+
+
+@dataclass(frozen=True)
+class JString(Node):
+    raw: str  # as written, quotes included
+
+
+@dataclass(frozen=True)
+class JNumber(Node):
+    text: str
+
+
+@dataclass(frozen=True)
+class JLiteral(Node):
+    word: str  # 'true', 'false' or 'null'
+
+
+@dataclass(frozen=True)
+class JArray(Node):
+    items: tuple[JValue, ...]
+
+
+@dataclass(frozen=True)
+class JObject(Node):
+    """Its members in file order, duplicate keys included (the check refuses them)."""
+
+    pairs: tuple[tuple[JString, JValue], ...]
+
+
+JValue = Union[JObject, JArray, JString, JNumber, JLiteral]
