@@ -35,6 +35,8 @@ SECTIONS = ("setup", "choices", "expect", "transcript")
 class Problems:
     """The problems found in one file, and the helpers that word them."""
 
+    number_code = "E207"  # a bad number (compiler/replay_files.py has its own code)
+
     def __init__(self, path: str):
         self.path, self.found = path, list[Diagnostic]()
 
@@ -59,19 +61,19 @@ class Problems:
         digits = text[1:] if text.startswith("-") and low < 0 else text
         if not (digits.isascii() and digits.isdigit()):
             sign = ", '-' first if it is negative" if low < 0 else ""
-            self.add(word, "E207", f"expected {what} in the digits 0-9{sign}, found '{text[:20]}'")
+            self.add(word, self.number_code, f"expected {what} in the digits 0-9{sign}, found '{text[:20]}'")
             return None
         digits = digits.lstrip("0") or "0"
         negative = text.startswith("-") and digits != "0"
         bound = -low if negative else high
         if len(digits) > len(str(bound)) or int(digits) > bound:
             shown = f"{'-' if negative else ''}{digits}" if len(digits) <= 20 else f"a number of {len(digits)} digits"
-            self.add(word, "E207", f"{what} must be {'at least' if negative else 'at most'} "
+            self.add(word, self.number_code, f"{what} must be {'at least' if negative else 'at most'} "
                                    f"{low if negative else high}, found {shown}")
             return None
         value = -int(digits) if negative else int(digits)
         if value < low:
-            self.add(word, "E207", f"{what} must be at least {low}, found {value}")
+            self.add(word, self.number_code, f"{what} must be at least {low}, found {value}")
             return None
         return value
 

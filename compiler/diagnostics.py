@@ -36,6 +36,8 @@ CODES = {
     "E206": "not a sword",
     "E207": "bad number in a scenario",
     "E208": "no such player or position in a scenario",
+    "E209": "wrong kind of value in a replay file",
+    "E210": "bad number in a replay file",
     "E301": "path outside the project",
     "E302": "file name cannot name a module",
 }

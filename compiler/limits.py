@@ -23,8 +23,8 @@ def size_problem(text: str, path: str) -> Diagnostic | None:
     lines = text.split("\n")
     if len(lines) > MAX_LINES:
         return Diagnostic("E008", f"the file has more than {MAX_LINES} lines; split it", path, MAX_LINES + 1, 1)
-    for number, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE_CHARS:
-            message = f"line {number} has {len(line)} characters; a line holds at most {MAX_LINE_CHARS}"
+    for number, row in enumerate(lines, 1):
+        if len(row) > MAX_LINE_CHARS:
+            message = f"line {number} has {len(row)} characters; a line holds at most {MAX_LINE_CHARS}"
             return Diagnostic("E008", message, path, number, MAX_LINE_CHARS + 1)
     return None

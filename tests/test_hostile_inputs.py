@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from compiler.diagnostics import CompileError
 from compiler.party_files import parse_party
+from compiler.replay_files import check_game, read_replay
 from compiler.sheets import DeckRules, deck_rules, read_deck
 from runtime.battle.rules import load_rules
 from runtime.load import load_game
@@ -40,6 +41,7 @@ SAMPLES = {
     "scenario": _files("tests/scenarios/code_of_joker/resolving/*.scenario")[:3]
     + _files("tests/scenarios/simple_duel/cards/*.scenario")[:3],
     "battle": _files("tests/battles/marguerite/R-MG-0*.battle")[:4],
+    "replay": _files("tests/replays/*.replay.json")[:3],
 }
 
 
@@ -54,7 +56,17 @@ def _readers() -> dict[str, Callable[[str, str], object]]:
         "party": lambda text, path: parse_party(text, path, rules.spellings),
         "scenario": lambda text, path: scenario_from_text(text, path, rulesets),
         "battle": lambda text, path: parse_battle(text, path, rules),
+        "replay": lambda text, path: _read_replay(text, path, rulesets),
     }
+
+
+def _read_replay(text: str, path: str, rulesets: set[str]) -> object:
+    """Return a replay's values checked as `cardc replay` checks them, against its ruleset's compiled game."""
+    replay = read_replay(text, path, rulesets)
+    problems = check_game(replay, load_game(replay.ruleset))
+    if problems:
+        raise CompileError(problems)
+    return replay
 
 
 READERS = _readers()

@@ -13,7 +13,6 @@ import pytest
 from tests.conftest import ROOT
 from tools.cli import main
 from tools.fuzz_targets import UsageError, card_file_name_problem, load_pool
-from tools.replay import json_position
 
 CARD = 'card "Fuzz Test Sprout" {\n    kind creature\n    cost 1 mana\n    stats power 3, speed 2\n}\n'
 NOT_PLAIN = ("is not a plain card file name; expected lowercase letters, digits and '_', starting with a letter, "
@@ -99,17 +98,3 @@ def test_load_pool_writes_an_extra_card_file_only_inside_its_copy(tmp_path):
         with pytest.raises(UsageError) as info:
             load_pool(ROOT, ruleset)
         assert str(info.value) == f"{json.dumps(ruleset)} is not the name of a folder of {ROOT / 'cards'}"
-
-
-@pytest.mark.parametrize(("text", "keys", "where"), [
-    ('{"a": 1, "b": {"c": "x"}}', ("b", "c"), (1, 21)),
-    ('{\n  "b": {\n\t"c" :\n  "x"}\n}', ("b", "c"), (4, 3)),
-    ('{"k": "\\u00e9\\"", "file": 2, "file": 3}', ("file",), (1, 38)),  # the last of two, as json.loads keeps
-    ('{"s": "{\\"file\\": 1}", "file": [1, {"file": 0}]}', ("file",), (1, 32)),  # not inside strings or values
-    ('{"a": {"b": 1}}', ("a", "missing"), (1, 7)),  # as far as the path exists
-    ('{"a": [1]}', ("a", "b"), (1, 7)),
-    ('  "text"', ("a",), (1, 3)),
-])
-def test_json_position_finds_where_a_value_starts(text, keys, where):
-    json.loads(text)  # each is a JSON text, as a replay file is once read
-    assert json_position(text, keys) == where

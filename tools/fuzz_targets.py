@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import keyword
 import re
 import shutil
 import sys
@@ -90,16 +89,10 @@ def _same_tree(a: Path, b: Path) -> bool:
 
 
 def card_file_name_problem(name: object) -> str | None:
-    """Return why a name cannot be an extra card file written into a ruleset folder's copy (None if it can):
-    only a plain file name (compiler/build.py SAFE_NAME, then '.card') stays inside that folder."""
-    from compiler.build import SAFE_NAME
+    """Return why a name cannot be an extra card file written into a ruleset folder's copy (None if it can)."""
+    from compiler.replay_files import card_file_problem
 
-    stem = name[:-len(".card")] if isinstance(name, str) and name.endswith(".card") else ""
-    if SAFE_NAME.match(stem) and not keyword.iskeyword(stem):
-        return None
-    return (f"{json.dumps(name)} is not a plain card file name; expected lowercase letters, digits and '_', "
-            "starting with a letter, then '.card' (such as \"fuzz_sprouts.card\"): the file is written only "
-            "inside a temporary copy of the ruleset folder")
+    return card_file_problem(name)
 
 
 def _write_extra(folder: Path, extra: object) -> None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from compiler.replay_files import FORMAT
 from runtime import engine, invariants
 from runtime.engine import Action, Game
 from runtime.state import State
@@ -40,7 +41,6 @@ from tools.deckgen import candidates, decode_deck, encode_deck, random_deck, sha
 from tools.fuzz_targets import Target, UsageError, deck_choices, resolve_target
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
-FORMAT = "cardc-replay/1"
 MAX_ACTIONS = 5_000  # decisions in one game before it counts as never ending
 PROFILE_GAMES = {"ci": 200, "long": 5000}  # default --games by CARDC_PROFILE
 SHRINK_SECONDS = 120.0
