@@ -134,9 +134,9 @@ CASES = [  # (arguments, exit code, the first line of stderr); {name} is a file 
     (["scenario", "{bad_scenario}"], 1, "E005 {bad_scenario}"),
     (["scenario", "{missing}"], 1, "cardc: {missing}: No such file or directory"),
     (["fmt", "{folder}"], 1, "cardc: {folder}: Is a directory"),
-    (["replay", "{empty_decks}"], 2, "cardc replay: {empty_decks}: deck 1 of 'decks' cannot start a game: "
+    (["replay", "{empty_decks}"], 2, "{empty_decks}:1:77: E201 deck 1 cannot start a game: "
                                      "the deck has 0 cards; it must have exactly 30"),
-    (["replay", "{one_deck}"], 2, "cardc replay: {one_deck}: 'decks' holds 1 deck(s); ruleset 'simple_duel' is "
+    (["replay", "{one_deck}"], 2, "{one_deck}:1:76: E209 'decks' holds 1 deck(s); ruleset 'simple_duel' is "
                                   "played by 2"),
 ]
 
