@@ -3,7 +3,6 @@ for word (tests/errors/decks.txt), nothing hostile gets further than an error.""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.sheets import MAX_COUNT, DeckRules, deck_rules, load_deck, read_deck
 from runtime.load import load_game
-from tests.test_parties import Case, load_cases, rewrite_expectations
+from tests.test_parties import Case, cases_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "errors" / "decks.txt"
@@ -30,9 +29,7 @@ def render_case(case: Case) -> str:
     return ""
 
 
-if os.environ.get("CARDC_UPDATE_ERRORS"):
-    rewrite_expectations(CASES_FILE, render_case)
-CASES = load_cases(CASES_FILE)
+CASES = cases_of(CASES_FILE, render_case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

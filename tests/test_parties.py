@@ -110,9 +110,14 @@ def rewrite_expectations(path: Path = CASES_FILE, render: Callable[[Case], str] 
     path.write_text("\n".join(out), encoding="utf-8")
 
 
-if os.environ.get("CARDC_UPDATE_ERRORS"):
-    rewrite_expectations()
-CASES = load_cases()
+def cases_of(path: Path, render: Callable[[Case], str]) -> list[Case]:
+    """Return the cases of a cases file, first rewriting its expectations when CARDC_UPDATE_ERRORS is set."""
+    if os.environ.get("CARDC_UPDATE_ERRORS"):
+        rewrite_expectations(path, render)
+    return load_cases(path)
+
+
+CASES = cases_of(CASES_FILE, render_case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -5,7 +5,6 @@ reads back as what it wrote; nothing hostile gets further than an error."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from compiler.diagnostics import CompileError
 from compiler.replay_files import Replay, check_game, read_replay
 from runtime import invariants
 from runtime.load import load_game
-from tests.test_parties import Case, load_cases, rewrite_expectations
+from tests.test_parties import Case, cases_of
 from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,9 +43,7 @@ def render_case(case: Case) -> str:
     return ""
 
 
-if os.environ.get("CARDC_UPDATE_ERRORS"):
-    rewrite_expectations(CASES_FILE, render_case)
-CASES = load_cases(CASES_FILE)
+CASES = cases_of(CASES_FILE, render_case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

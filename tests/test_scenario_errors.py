@@ -9,7 +9,6 @@ are card-game scenarios, read (as scenarios/case.scenario) and then run, so the 
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from compiler.parser import parse_scenario
 from runtime.battle.rules import Rules, load_rules
 from runtime.engine import Game
 from runtime.load import load_game
-from tests.test_parties import Case, load_cases, rewrite_expectations
+from tests.test_parties import Case, cases_of
 from tools.battle.scenario import parse_scenario as parse_battle
 from tools.battle.scenario import run_scenario as run_battle
 from tools.scenario import ScenarioError, known_rulesets, run_paths, run_scenario, scenario_from_text
@@ -57,9 +56,7 @@ def render_case(case: Case) -> str:
     return ""
 
 
-if os.environ.get("CARDC_UPDATE_ERRORS"):
-    rewrite_expectations(CASES_FILE, render_case)
-CASES = load_cases(CASES_FILE)
+CASES = cases_of(CASES_FILE, render_case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
