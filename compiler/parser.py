@@ -421,6 +421,12 @@ def _parse_lines(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnos
     return _parse_lines_with(_scenarios(), _ScenariosToAst(), text, path, start)
 
 
+def sheet_tokens(text: str, start: str) -> list[Token]:
+    """Return every token of a line-based file that parses, in order, indentation tokens included (for fmt)."""
+    lark = _scenarios() if start in ("scenario", "battle_scenario") else _sheets()
+    return list(lark.parse_interactive(text, start=start).iter_parse())
+
+
 # ---------------------------------------------------------------- replay files (JSON)
 
 

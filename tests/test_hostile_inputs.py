@@ -1,6 +1,8 @@
-"""A hostile corpus and mutations applied to every position of real files of every line-based format (deck,
-party, scenario, battle scenario): each input gives its value or located errors, never another exception,
-and no input runs long. CI runs a fixed budget; CARDC_PROFILE=long runs 50 times as many."""
+"""A hostile corpus and mutations applied to every position of real files of every format beside card files
+(deck, party, scenario, battle scenario, replay): each input gives its value or located errors, never another
+exception, and no input runs long; `cardc fmt` of each gives a text that means the same (compiler/fmt_sheets.py
+parses it again) and formats to itself, or the same kind of located errors. CI runs a fixed budget;
+CARDC_PROFILE=long runs 50 times as many."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compiler.diagnostics import CompileError
+from compiler.fmt_sheets import format_sheet
 from compiler.party_files import parse_party
 from compiler.replay_files import check_game, read_replay
 from compiler.sheets import DeckRules, deck_rules, read_deck
@@ -70,6 +73,15 @@ def _read_replay(text: str, path: str, rulesets: set[str]) -> object:
 
 
 READERS = _readers()
+FMT_KINDS = {"deck": "deck", "party": "party", "scenario": "scenario", "battle": "battle_scenario",
+             "replay": "replay"}
+
+
+def _formatted(text: str, path: str, kind: str, twice: bool) -> None:
+    """Format a text as `cardc fmt` does (which parses its output again: the same AST or an internal error);
+    with `twice`, its canonical form must also format to itself."""
+    pretty = format_sheet(text, path, FMT_KINDS[kind])
+    assert not twice or format_sheet(pretty, path, FMT_KINDS[kind]) == pretty, "fmt is not idempotent"
 
 
 @contextmanager
@@ -87,18 +99,20 @@ def _bounded(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
-def check_input(kind: str, text: str) -> None:
-    """Read a text as a file of a format: a value or located errors (line and column inside the text)."""
+def check_input(kind: str, text: str, twice: bool = True) -> None:
+    """Read and format a text as a file of a format: a value or located errors (line and column inside the
+    text) each time; `twice`: format the formatted text too."""
     path = f"hostile.{kind}"
     with _bounded(BOUND_SECONDS):
-        try:
-            READERS[kind](text, path)
-        except CompileError as err:
-            lines = text.count("\n") + 1
-            assert err.diagnostics, "an error with no diagnostic"
-            for d in err.diagnostics:
-                assert d.path == path and 1 <= d.line <= lines + 1 and d.col >= 1, d
-                assert d.render(text).startswith(f"{path}:{d.line}:{d.col}: {d.code} ")
+        for read in (READERS[kind], lambda text, path: _formatted(text, path, kind, twice)):
+            try:
+                read(text, path)
+            except CompileError as err:
+                lines = text.count("\n") + 1
+                assert err.diagnostics, "an error with no diagnostic"
+                for d in err.diagnostics:
+                    assert d.path == path and 1 <= d.line <= lines + 1 and d.col >= 1, d
+                    assert d.render(text).startswith(f"{path}:{d.line}:{d.col}: {d.code} ")
 
 
 def _splice(text: str, at: int, cut: int, insert: str) -> str:
@@ -159,12 +173,13 @@ def test_a_mutated_real_file_gives_a_value_or_located_errors(kind, data):
 
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
 def test_every_hostile_string_at_every_line_start(kind):
-    # exhaustive over the corpus and the lines of one sample: the Hypothesis tests sample the rest
+    # exhaustive over the corpus and the lines of one sample (formatted once: the Hypothesis tests format
+    # twice); the Hypothesis tests sample the rest
     text = SAMPLES[kind][0].read_text(encoding="utf-8")
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     for at in starts:
         for hostile in HOSTILE:
-            check_input(kind, _splice(text, at, 0, hostile))
+            check_input(kind, _splice(text, at, 0, hostile), twice=False)
 
 
 def test_the_check_itself_fails_on_an_unlocated_error_or_a_crash(monkeypatch):

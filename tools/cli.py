@@ -59,24 +59,43 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     from compiler.build import read_source
-    from compiler.fmt import format_text
+    from compiler.files import inside
 
     status = 0
     for path in args.files:
-        text = read_source(path, str(path))
-        pretty = format_text(text, str(path))
-        if args.write:
-            from compiler.files import inside, write_atomic
-
-            if not inside(args.root / "cards", path):
-                print(f"cardc: refusing to rewrite {path}: it is not under {args.root / 'cards'}", file=sys.stderr)
-                status = 1
-            elif pretty != text:
-                write_atomic(path, pretty)
-                print(f"formatted {path}")
-        else:
+        try:
+            pretty, text = _formatted(path, read_source(path, str(path)))
+        except CompileError as err:
+            _print_errors(err, args.root)
+            status = 1
+            continue
+        if pretty is None:
+            print(f"cardc fmt: {path}: not a file cardc formats (.card, .deck, .sw, .scenario, .battle, "
+                  ".replay.json)", file=sys.stderr)
+            status = max(status, 2)
+        elif not args.write:
             sys.stdout.write(pretty)
+        elif not inside(args.root, path):  # links followed: a link out of the project is refused too
+            print(f"cardc: refusing to rewrite {path}: it is not inside the project folder {args.root}",
+                  file=sys.stderr)
+            status = max(status, 1)
+        elif pretty != text:
+            from compiler.files import write_atomic
+
+            write_atomic(path, pretty)
+            print(f"formatted {path}")
     return status
+
+
+def _formatted(path: Path, text: str) -> tuple[str | None, str]:
+    """Return a file's canonical text (None for a kind of file cardc does not format) and its text."""
+    from compiler.fmt import format_text
+    from compiler.fmt_sheets import format_kind, format_sheet
+
+    if path.suffix == ".card":
+        return format_text(text, str(path)), text
+    kind = format_kind(path)
+    return (format_sheet(text, str(path), kind) if kind else None), text
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -205,7 +224,7 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build)
     c = sub.add_parser("check", help="validate every card file; fail if generated/ is stale")
     c.set_defaults(func=cmd_check)
-    f = sub.add_parser("fmt", help="print card files in canonical form")
+    f = sub.add_parser("fmt", help="print card, deck, party, scenario and replay files in canonical form")
     f.add_argument("files", nargs="+", type=Path)
     f.add_argument("--write", action="store_true", help="rewrite the files in place")
     f.set_defaults(func=cmd_fmt)
