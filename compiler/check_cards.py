@@ -156,6 +156,8 @@ class CardChecks:
                 if a.phase is not None:
                     self.known(a.phase, "phase", self.sym.phases)
                 inner.battle_words, inner.no_battle = (), NO_BATTLE["timed"]
+            elif isinstance(a, n.SpellEffect) and a.repeat > v.MAX_AT_ONCE:
+                self.error("E105", f"an effect repeats at most {v.MAX_AT_ONCE:,} times, found {a.repeat:,}", a)
             elif isinstance(a, n.SpellEffect) and a.repeat != 1 and not self.sym.battle:
                 self.error("E006", f"repeating an effect in a card game ('effect, {a.repeat} times:') is not "
                                    "implemented yet; see docs/language.md §2.9.23", a)

@@ -47,6 +47,9 @@ class EffectChecks:
             self.error("E106", "a static ability lasts while its source is on the field; remove the duration", e)
         if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
             self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
+        if spec.one_by_one and isinstance(amount := getattr(e, "amount", None), n.Number) \
+                and amount.value > v.MAX_AT_ONCE:
+            self.error("E105", f"'{word}' is done at most {v.MAX_AT_ONCE:,} times at once, found {amount.value:,}", amount)
         self.effect_names(e, scope)
         self.choice(e, scope)
         self.battle_effect(e, spec, word, scope)

@@ -6,14 +6,14 @@ does as much as it can ("do as many as possible" for non-cost amounts) and logs 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import at_once, round_number
 from runtime.state import Ctx, State
 from runtime.triggers import emit
-from runtime.vocabulary import CARD_STATES, RESTRICTIONS
+from runtime.vocabulary import CARD_STATES, MAX_AT_ONCE, MAX_VALUE, RESTRICTIONS
 
 # ---------------------------------------------------------------- objects
 
@@ -252,7 +252,21 @@ def discard(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
             move(s, cid, "graveyard")
 
 
+class _Says(Protocol):
+    def say(self, line: str, /) -> None: ...
+
+
+def bounded(s: _Says, amount: int, high: int = MAX_VALUE) -> int:
+    """Return an amount within -high..high; one past it is logged (its digits are never printed)."""
+    if -high <= amount <= high:
+        return amount
+    s.say(f"an amount past {high:,} is taken as {high if amount > 0 else -high:,} (the engine's bound)")
+    return high if amount > 0 else -high
+
+
 def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) -> None:
+    """Each player creates `amount` tokens on its field, at most MAX_AT_ONCE."""
+    amount = bounded(s, amount, MAX_AT_ONCE)
     for x in objs:
         for _ in range(amount):
             cid = s.game.add_card(s, name, ~x, "field")
@@ -266,6 +280,7 @@ def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) ->
 
 def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
     """Deal damage: to a card it adds up (less any reduction); to a player it lowers life."""
+    amount = bounded(s, amount)
     source, settled = ctx.source, False
     for x in objs:
         if q.is_player(x):
@@ -306,6 +321,7 @@ def _floor(s: State, resource: str) -> int | None:
 
 def gain(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
     """Gain an amount of a resource, up to its declared maximum."""
+    amount = bounded(s, amount)
     high = s.game.ruleset.resource_bounds.get(resource, (None, None))[1]
     for x in objs:
         res = s.players[~x].resources
@@ -321,6 +337,7 @@ def gain(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> Non
 
 def lose(s: State, ctx: Ctx, objs: list[int], amount: int | None, resource: str) -> None:
     """Lose an amount of a resource (None: all of it), down to its floor (life has none)."""
+    amount = None if amount is None else bounded(s, amount)
     low = _floor(s, resource)
     for x in objs:
         res = s.players[~x].resources
@@ -349,6 +366,7 @@ def _fill_on_life_loss(s: State, ctx: Ctx, player: int) -> None:
 
 def set_resource(s: State, ctx: Ctx, objs: list[int], amount: int, resource: str) -> None:
     """Set a resource to an amount, kept within its declared bounds."""
+    amount = bounded(s, amount)
     low, high = s.game.ruleset.resource_bounds.get(resource, (None, None))
     value = max(amount, low) if low is not None else amount
     value = min(value, high) if high is not None else value
@@ -443,6 +461,7 @@ def expiry(s: State, ctx: Ctx, duration: str | None) -> list | None:
 
 
 def modify(s: State, ctx: Ctx, objs: list[int], delta: int, stat: str, duration: str | None) -> None:
+    delta = bounded(s, delta)
     for x in objs:
         if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
             continue
@@ -466,6 +485,7 @@ def give(s: State, ctx: Ctx, objs: list[int], name: str, duration: str | None) -
 
 def put_status(s: State, ctx: Ctx, objs: list[int], amount: int, name: str, duration: str | None) -> None:
     """Put stacks of a status on cards, following the status's stacking rule."""
+    amount = bounded(s, amount)
     sdef = s.game.statuses[name]
     for x in objs:
         if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE or amount <= 0:
@@ -491,6 +511,7 @@ def _status_expiry(s: State, lasts: str) -> list | None:
 
 def remove(s: State, ctx: Ctx, objs: list[int], amount: int | None, name: str) -> None:
     """Remove stacks of a status (None: all) or a granted keyword from cards."""
+    amount = None if amount is None else bounded(s, amount)
     for x in objs:
         if q.is_player(x):
             continue

@@ -60,6 +60,13 @@ TURN_EVENTS = ("turn_start", "phase_start", "turn_end")
 ALL_EVENTS = tuple(sorted({e.name for e in EVENT_PHRASES.values()} | set(TURN_EVENTS)))
 
 
+# What one effect may ask of the engine (docs/language.md §1.3): an amount past MAX_VALUE is taken as
+# MAX_VALUE (so no number a card computes grows without bound, however long a game runs), and an effect
+# that does a thing one by one (`create N tokens`, `effect, N times:`) does it at most MAX_AT_ONCE times.
+MAX_VALUE = 999_999_999_999
+MAX_AT_ONCE = 1_000
+
+
 @dataclass(frozen=True)
 class EffectSpec:
     """An effect: the runtime primitive it calls, and where it may appear."""
@@ -69,6 +76,7 @@ class EffectSpec:
     static: bool = False  # may appear in a static ability
     procedure: bool = False  # turn procedure: only in ruleset files
     battle: str = "no"  # automatic battles: 'no' (card games only), 'also' (both), 'only' (battles only)
+    one_by_one: bool = False  # its amount counts things done one at a time: at most MAX_AT_ONCE
 
 
 # AST class name -> effect. runtime/effects.py defines every primitive named here.
@@ -85,7 +93,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "RemoveDamage": EffectSpec("remove_damage"),
     "ReturnToHand": EffectSpec("return_to_hand", cost=True),
     "MoveToEnd": EffectSpec("move_to_end"),
-    "CreateToken": EffectSpec("create_token"),
+    "CreateToken": EffectSpec("create_token", one_by_one=True),
     "Discard": EffectSpec("discard", cost=True),
     "Modify": EffectSpec("modify", static=True, battle="also"),
     "Restrict": EffectSpec("restrict", static=True),

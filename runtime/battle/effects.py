@@ -11,6 +11,7 @@ from typing import Any
 
 from runtime.battle import hooks
 from runtime.battle.state import Battle, Ctx, Fighter, Sword
+from runtime.effects import bounded
 
 MAX_EXPONENT = 64  # '2 ^ turn number' stays a number a log line can print
 
@@ -111,7 +112,7 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
     for target in targets:
         current = hooks.reflect(s, ctx, target, ignoring)
         ctx.target = current
-        value = hooks.guard(s, current, amount(s, ctx), ignoring)
+        value = hooks.guard(s, current, bounded(s, amount(s, ctx)), ignoring)
         if value < 0 and s.options.get("negative_damage") == "heals":
             recover(s, ctx, [current], -value, pool)
             ctx.damage = 0
@@ -135,17 +136,20 @@ def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:
 
 def deal_damage(s: Battle, ctx: Ctx, objs: list, amount: int) -> None:
     """Damage that is not an attack (Poison): no Reflect, no Guard."""
+    amount = bounded(s, amount)
     for f in objs:
         _change(s, f, "hp", -max(amount, 0), f"{s.label(f)} takes {max(amount, 0)}")
 
 
 def modify(s: Battle, ctx: Ctx, objs: list, delta: int, name: str, duration: Any) -> None:
+    delta = bounded(s, delta)
     for f in objs:
         _change(s, f, name, delta, f"{s.label(f)} gets {delta:+d} {name}")
 
 
 def recover(s: Battle, ctx: Ctx, objs: list, amount: int, name: str) -> None:
     """Raise a value by amount, never above its max_ value; a value already at or above it stays (§10)."""
+    amount = bounded(s, amount)
     for f in objs:
         top = f.values.get("max_" + name)
         now = f.values[name]
@@ -155,6 +159,7 @@ def recover(s: Battle, ctx: Ctx, objs: list, amount: int, name: str) -> None:
 
 def set_value(s: Battle, ctx: Ctx, objs: list, amount: int, name: str) -> None:
     """Assign a value; HP may end above max HP this way (§10), and f.over_max records by how much."""
+    amount = bounded(s, amount)
     for f in objs:
         if name == "hp":  # before _change: a revival it sets off assigns again, and that one counts
             f.over_max = max(0, amount - f.values["max_hp"])
@@ -168,6 +173,7 @@ def reset_stat(s: Battle, ctx: Ctx, objs: list, name: str) -> None:
 
 def put_status(s: Battle, ctx: Ctx, objs: list, amount: int, name: str, duration: Any) -> None:
     """Give a state to swordsmen or an enchantment to swords, as their stacking allows."""
+    amount = bounded(s, amount)
     for x in objs:
         if isinstance(x, Sword):
             _enchant(s, x, name, amount)
