@@ -44,14 +44,18 @@ def _int(tok: _Token) -> int:
 
 
 def number_errors(tokens: Iterable[_Token], path: str) -> list[Diagnostic]:
-    """Return an E007 for each INT token past MAX_NUMBER, read without int(), located at the token."""
+    """Return an E007 for each INT token (or number of a DICE token, '2D6') past MAX_NUMBER, read without
+    int(), located at the token."""
     found = []
     for tok in tokens:
-        digits = str(tok).lstrip("0") or "0"
-        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+        for group in str(tok).split("D"):
+            digits = group.lstrip("0") or "0"
+            if len(digits) <= len(str(MAX_NUMBER)) and int(digits) <= MAX_NUMBER:
+                continue
             shown = digits if len(digits) <= 20 else f"a number of {len(digits)} digits"
             found.append(Diagnostic("E007", f"a number must be at most {MAX_NUMBER}, found {shown}", path,
                                     tok.line or 1, tok.column or 1))
+            break
     return found
 
 

@@ -31,6 +31,22 @@ class TermParts:
     def event_amount(self, meta, c):
         return n.EventAmount(_loc(meta))
 
+    def dice(self, meta, c):
+        count, _, sides = str(c[0]).partition("D")
+        return n.Dice(_loc(meta), _int(count), _int(sides) if sides else 6)
+
+    def dice_plus(self, meta, c):
+        return n.BinOp(_loc(meta), "+", self.dice(meta, c[:1]), n.Number(_loc(meta), _int(c[1])))
+
+    def dice_minus(self, meta, c):
+        return n.BinOp(_loc(meta), "-", self.dice(meta, c[:1]), n.Number(_loc(meta), _int(c[1])))
+
+    def dice_times(self, meta, c):
+        return n.BinOp(_loc(meta), "*", self.dice(meta, c[:1]), n.Number(_loc(meta), _int(c[1])))
+
+    def the_roll(self, meta, c):
+        return n.TheRoll(_loc(meta))
+
     def turn_number(self, meta, c):
         return n.TurnNumber(_loc(meta))
 

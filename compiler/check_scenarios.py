@@ -20,7 +20,7 @@ from compiler import sheet_nodes as sn
 from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
 from compiler.sheets import DeckRules, check_deck
 from runtime.engine import Game
-from runtime.vocabulary import CARD_STATES
+from runtime.vocabulary import CARD_STATES, MAX_FACES
 
 # A turn, index, count, amount or value: the bound of the numbers of card text (nine digits), as an
 # expectation must state what the cards can make (a ledger that appends digits reaches 813245), and cheap to read.
@@ -84,7 +84,8 @@ def _kind(item: n.Node) -> str:
         return item.name
     if isinstance(item, sn.ScOption):
         return f"option {item.name.value}"
-    words = {sn.ScTitle: "scenario", sn.ScRuleset: "ruleset", sn.ScSeed: "seed", sn.ScStop: "stop"}
+    words = {sn.ScTitle: "scenario", sn.ScRuleset: "ruleset", sn.ScSeed: "seed", sn.ScStop: "stop",
+             sn.ScRolls: "rolls"}
     return words[type(item)]
 
 
@@ -119,6 +120,9 @@ def _headers(sc: sn.ScenarioFile, out: Problems, rulesets: Collection[str]) -> N
             out.number(item.value, "a seed", 0, MAX_SEED)
         elif isinstance(item, sn.ScStop):
             out.number(item.turn, "a turn", 1)
+        elif isinstance(item, sn.ScRolls):
+            for face in item.faces:
+                out.number(face, "a die's face", 1, MAX_FACES)
     for kind, line in (("scenario", "'scenario ID: title'"), ("ruleset", "'ruleset NAME'")):
         if kind not in firsts:
             out.found.append(Diagnostic("E103", f"a scenario needs a {line} line", sc.path, 1, 1))

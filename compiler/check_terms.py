@@ -103,8 +103,25 @@ class TermChecks:
                 self.error("E105", f"'{what}' leaves out the card an ability is on; a ruleset has none", t)
             case n.WithAttribute(attribute=attribute, value=value):
                 self.attribute_value(value, attribute)
+            case n.Dice():
+                self.dice(t, scope)
+            case n.TheRoll() if scope.rolls == 0:
+                self.error("E110", "'the roll' refers to nothing here: no dice were rolled before it in this "
+                                   "ability", t)
         for child in _children(t):
             self.term(child, scope)
+
+    def dice(self, d: n.Dice, scope: Scope) -> None:
+        """Check dice where they are rolled: a count and faces within bounds, an ability that resolves."""
+        if scope.static or scope.candidate:
+            where = "a static ability" if scope.static else "a filter"
+            self.error("E106", f"dice are rolled when an ability resolves, not in {where}", d)
+        elif self.sym.battle:
+            self.error("E106", "automatic battles have no chance: dice belong to card games", d)
+        elif not 1 <= d.count <= v.MAX_DICE or not 2 <= d.sides <= v.MAX_FACES:
+            self.error("E105", f"'{d.count}D{d.sides if d.sides != 6 else ''}': roll 1 to {v.MAX_DICE} dice of "
+                               f"2 to {v.MAX_FACES} faces", d)
+        scope.rolls += 1
 
     def nesting(self, f: n.File) -> None:
         """Report each outermost expression, condition or object of a file nested past MAX_NESTING."""

@@ -32,7 +32,9 @@ def amount(e: n.Expr) -> str:
     """Return an amount as the grammar allows it in effects: a number, a name or (expr)."""
     if isinstance(e, n.Param) and e.name.value in keywords() and e.name.value not in ATOM_WORDS:
         return f"({expr(e)})"  # a name that is a keyword too stays bracketed: 'deal (jokers) damage'
-    return expr(e) if isinstance(e, (n.Number, n.Param, n.ByRound)) else f"({expr(e)})"
+    if isinstance(e, n.BinOp) and isinstance(e.left, n.Dice) and isinstance(e.right, n.Number):
+        return f"{expr(e.left)}{'×' if e.op == '*' else e.op}{e.right.value}"  # dice notation: '1D-2'
+    return expr(e) if isinstance(e, (n.Number, n.Param, n.ByRound, n.Dice)) else f"({expr(e)})"
 
 
 def _level(e: n.Expr) -> int:
@@ -90,6 +92,10 @@ def expr(e: n.Expr) -> str:
             return f"{_at(left, 3)} ^ {_at(right, 2)}"
         case n.HitDamage():
             return "the damage"
+        case n.Dice(count=count, sides=sides):
+            return f"{count}D{sides if sides != 6 else ''}"
+        case n.TheRoll():
+            return "the roll"
     raise TypeError(f"not an expression: {e!r}")
 
 

@@ -130,6 +130,10 @@ def value(e: n.Expr, env: Env, rt: Walk) -> int:
             return fx.turns_taken(rt.s, fx.players(rt.s, rt.ctx, v.POSSESSIVES[pos])) if rt else 0
         case n.HitDamage():
             return rt.ctx.damage if rt else 0
+        case n.Dice(count=count, sides=sides):
+            return fx.roll(rt.s, rt.ctx, count, sides) if rt else 0
+        case n.TheRoll():
+            return rt.ctx.rolled if rt else 0
     return _arithmetic(e, env, rt)
 
 

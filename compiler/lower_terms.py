@@ -111,6 +111,10 @@ def expr(e: n.Expr, env: Env) -> str:
             return f"fx.power({expr(left, env)}, {expr(right, env)})"
         case n.HitDamage():
             return "ctx.damage"
+        case n.Dice(count=count, sides=sides):
+            return f"fx.roll(s, ctx, {count}, {sides})"
+        case n.TheRoll():
+            return "ctx.rolled"
     raise TypeError(f"not an expression: {e!r}")
 
 

@@ -86,6 +86,19 @@ class OwnTurnNumber(Node):
 
 
 @dataclass(frozen=True)
+class Dice(Node):
+    """'2D': the sum of `count` dice of `sides` faces, rolled when the expression is read (logged)."""
+
+    count: int
+    sides: int = 6
+
+
+@dataclass(frozen=True)
+class TheRoll(Node):
+    """'the roll': the total of the last dice this ability rolled."""
+
+
+@dataclass(frozen=True)
 class BinOp(Node):
     op: str
     left: Expr
@@ -143,7 +156,7 @@ class HitDamage(Node):
 
 Expr = Union[
     Number, Param, StatOf, StatOwn, Count, Stacks, EventAmount, TurnNumber, OwnTurnNumber,
-    RoundNumber, ByRound, BinOp, Div, Neg, Call, Half, Power, HitDamage,
+    RoundNumber, ByRound, BinOp, Div, Neg, Call, Half, Power, HitDamage, Dice, TheRoll,
 ]
 
 # ---------------------------------------------------------------- conditions

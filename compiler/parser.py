@@ -71,7 +71,7 @@ def parse(text: str, path: str = "<text>") -> n.File:
         raise CompileError(_all_syntax_errors(text, path)) from None
     # iter_subtrees_topdown, unlike scan_values, does not recurse (a tree may be deeply nested)
     numbers = (c for t in tree.iter_subtrees_topdown() for c in t.children
-               if isinstance(c, Token) and c.type == "INT")
+               if isinstance(c, Token) and c.type in ("INT", "DICE"))
     too_large = number_errors(numbers, path)
     if too_large:  # before the Transformer reads each number with int()
         raise CompileError(too_large)

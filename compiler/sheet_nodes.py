@@ -233,7 +233,14 @@ class ScSection(Node):
     lines: tuple[Node, ...]
 
 
-ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScSection]
+@dataclass(frozen=True)
+class ScRolls(Node):
+    """'rolls: 4, 6, 1': the faces the game's dice show, in order (none: the game rolls no die)."""
+
+    faces: tuple[Word, ...]
+
+
+ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScRolls, ScSection]
 
 
 @dataclass(frozen=True)

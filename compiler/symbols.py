@@ -25,6 +25,7 @@ class Scope:
     battle_refs: tuple[str, ...] = ()  # 'the target', 'the actor', ... where they mean something
     damage: bool = False  # 'the damage' of a hit means something here
     chosen: int = 0  # choices made so far while the ability resolves ('it', 'the chosen unit')
+    rolls: int = 0  # dice rolled so far while the ability resolves ('the roll')
     their: bool = False  # inside a choice's filter: 'their' is the player choosing
     event: str = ""  # the phrase of the triggering event ('takes damage'), if a trigger
     # the battle words ('attacker', 'blocker', 'winner', 'defender') that can mean something here, and

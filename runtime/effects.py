@@ -278,6 +278,16 @@ def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) ->
 # ---------------------------------------------------------------- numbers
 
 
+def roll(s: State, ctx: Ctx, count: int, sides: int) -> int:
+    """Return the total of `count` dice of `sides` faces, rolled now and logged; 'the roll' keeps it."""
+    faces = [s.die(sides) for _ in range(count)]
+    who = q.describe(s, ctx.source) if ctx.source >= 0 else f"P{ctx.controller + 1}"
+    shown = f"{' + '.join(map(str, faces))} = {sum(faces)}" if count > 1 else str(faces[0])
+    s.say(f"{who} rolls {count}D{sides if sides != 6 else ''}: {shown}")
+    ctx.rolled = sum(faces)
+    return ctx.rolled
+
+
 def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
     """Deal damage: to a card it adds up (less any reduction); to a player it lowers life."""
     amount = bounded(s, amount)

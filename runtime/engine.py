@@ -107,10 +107,11 @@ class Game:
                          for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
         return problems
 
-    def empty_state(self, seed: int, players: int | None = None) -> State:
-        """Return a state with empty zones and starting resources, before any turn."""
+    def empty_state(self, seed: int, players: int | None = None, rolls: list[int] | None = None) -> State:
+        """Return a state with empty zones and starting resources, before any turn; `rolls` (scenarios) are
+        the faces its dice show, in order, in place of the RNG's."""
         rs = self.ruleset
-        s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self)
+        s = State(seed=seed, rng=random.Random(seed), players=[], cards=[], game=self, rolls=rolls)
         for p in range(players or rs.players):
             s.players.append(PlayerState(p, dict(rs.resources), {z: [] for z in rs.zones}))
         return s
@@ -126,14 +127,14 @@ class Game:
         return cid
 
     def new_game(self, decks: list[list[str]], seed: int, first: int | None = None,
-                 pause: list | None = None) -> State:
+                 pause: list | None = None, rolls: list[int] | None = None) -> State:
         """Return the state at the first decision of a new game: decks shuffled, hands drawn."""
         rs = self.ruleset
         for p, deck in enumerate(decks):
             problems = self.check_deck(deck)
             if problems:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
-        s = self.empty_state(seed, len(decks))
+        s = self.empty_state(seed, len(decks), rolls)
         for p, deck in enumerate(decks):
             s.players[p].deck_list = [n for n in deck if not jokers.is_joker(self, n)]
             s.players[p].jokers = [n for n in deck if jokers.is_joker(self, n)]

@@ -67,6 +67,7 @@ class Ctx:
     happened: bool = False  # the sentence before an 'if that happened' acted on something
     runs: bool = True  # a sentence cut by a choice: whether its guard held when it began
     chosen: list = field(default_factory=list)  # per choice slot: the ids chosen while resolving
+    rolled: int = 0  # the total of the last dice this ability rolled ('the roll')
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""
@@ -112,6 +113,10 @@ def _to_plain(obj: Any) -> Any:
 _RECORDS = (CardState, PlayerState, Ctx)
 
 
+class UnscriptedRoll(Exception):
+    """A scenario's game rolled a die its `rolls:` line did not script (or scripted no such face)."""
+
+
 @dataclass
 class State:
     """Mutable state of one game. `game` is the immutable Game it belongs to (not serialized)."""
@@ -136,6 +141,7 @@ class State:
     counter: int = 0
     actions_taken: int = 0
     pause: list | None = None  # scenarios: ['after_turn', N] or ['before_phase', name, N]
+    rolls: list[int] | None = None  # scenarios: the die faces still scripted (None: the RNG rolls)
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
 
@@ -187,6 +193,17 @@ class State:
         """Put a task back on the agenda and ask a player to choose among options."""
         self.tasks.append(task)
         self.decision = {"player": player, "kind": kind, "options": options, **extra}
+
+    def die(self, sides: int) -> int:
+        """Return one die's face: the next scripted face in a scenario, else a roll of the state's RNG."""
+        if self.rolls is None:
+            return self.rng.randint(1, sides)
+        if not self.rolls:
+            raise UnscriptedRoll(f"a roll of a die of {sides} faces that the scenario did not script (rolls:)")
+        face = self.rolls.pop(0)
+        if not 1 <= face <= sides:
+            raise UnscriptedRoll(f"the scripted roll {face} is no face of a die of {sides} faces")
+        return face
 
     def next_id(self) -> int:
         """Return a fresh number for stack items and timestamps."""

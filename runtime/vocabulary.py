@@ -65,6 +65,7 @@ ALL_EVENTS = tuple(sorted({e.name for e in EVENT_PHRASES.values()} | set(TURN_EV
 # that does a thing one by one (`create N tokens`, `effect, N times:`) does it at most MAX_AT_ONCE times.
 MAX_VALUE = 999_999_999_999
 MAX_AT_ONCE = 1_000
+MAX_DICE, MAX_FACES = 100, 1_000  # '100D1000' at most: a roll stays one log line
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from runtime import engine
 from runtime.agents import RandomAgent
 from runtime.invariants import violations
 from tests.conftest import ROOT, compiled_game
+from tests.test_scenario_failures import declared
 from tools.scenario import discover, read_scenario, run_scenario
 
 HERE = ROOT / "tests" / "rulesets" / "quick_duel"
@@ -36,6 +37,16 @@ def quick_duel(tmp_path_factory):
 def test_quick_duel_scenario(quick_duel, path: Path):
     outcome = run_scenario(read_scenario(path), quick_duel)
     assert outcome.passed, "\n".join(outcome.failures)
+
+
+FAILURES = sorted((HERE / "failures").glob("*.scenario"))
+
+
+@pytest.mark.parametrize("path", FAILURES, ids=[p.stem for p in FAILURES])
+def test_quick_duel_scenario_fails_with_its_messages(quick_duel, path: Path):
+    # as tests/scenario_failures/ (whose rulesets are those of generated/): '# fails:' lines, in order
+    fails = declared(path, "# fails: ")
+    assert fails and run_scenario(read_scenario(path), quick_duel).failures == fails
 
 
 def test_quick_cards_are_never_staged_and_random_games_keep_the_invariants(quick_duel):

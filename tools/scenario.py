@@ -23,7 +23,7 @@ from runtime import engine, turns
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
 from runtime.load import load_game
-from runtime.state import State
+from runtime.state import State, UnscriptedRoll
 from runtime.vocabulary import CARD_STATES
 from tools.scenario_expect import ScenarioError, cards, check
 
@@ -43,6 +43,8 @@ class Scenario:
     # the lines of each section, as AST nodes: choices and transcript lines are Words
     sections: dict[str, list] = field(default_factory=lambda: {k: [] for k in SECTIONS})
     pause: list | None = None  # where the engine pauses for the stop point
+    rolls: list[int] = field(default_factory=list)  # the faces dice show, in order; none scripted: no die
+    rolls_line: int = 0  # the line of 'rolls:', 0 if none
     ast: sn.ScenarioFile | None = None  # the file as read, checked against the game before it runs
     source: str = ""  # the file's text, for the carets of its problems
 
@@ -91,6 +93,8 @@ def _scenario(ast: sn.ScenarioFile, text: str) -> Scenario:
             sc.stop, sc.pause = _stop(item)
         elif isinstance(item, sn.ScOption):
             sc.options[item.name.value] = item.value.value
+        elif isinstance(item, sn.ScRolls):
+            sc.rolls, sc.rolls_line = [value(face) for face in item.faces], item.loc.line
         elif isinstance(item, sn.ScSection):
             sc.sections[item.name] = list(item.lines)
             sc.has_transcript = sc.has_transcript or item.name == "transcript"
@@ -124,9 +128,10 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     decks = registered["deck"]
     if isinstance(head, sn.ScNewGame):
         first = player_index(head.first) if head.first else None
-        return game.new_game([decks.get(p, []) for p in range(game.ruleset.players)], sc.seed, first, pause)
+        return game.new_game([decks.get(p, []) for p in range(game.ruleset.players)], sc.seed, first, pause,
+                             list(sc.rolls))
     assert isinstance(head, sn.ScTurnStart), head
-    s = game.empty_state(sc.seed)
+    s = game.empty_state(sc.seed, rolls=list(sc.rolls))
     for p, names in registered["deck list"].items():
         s.players[p].deck_list = names
     for p, names in registered["jokers"].items():  # registered jokers (dealt later, under rules that deal them)
@@ -229,6 +234,9 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
     if agent.used < len(agent.choices):
         failures.append(f"{name}:{sc.sections['choices'][agent.used].loc.line}: {len(agent.choices) - agent.used} "
                         f"scripted choice(s) were not used: {', '.join(agent.choices[agent.used:])}")
+    if s.rolls:
+        failures.append(f"{_rolls_at(sc, name)}: {len(s.rolls)} scripted roll(s) were not used: "
+                        f"{', '.join(map(str, s.rolls))}")
     for line in sc.sections["expect"]:
         failures += check(s, f"{name}:{line.loc.line}", line)
     failures += _transcript(s, sc)
@@ -258,6 +266,8 @@ def _start(game: Game, sc: Scenario, name: str) -> tuple[State | None, list[str]
     errors = [(f"{name}:{line.loc.line}", line.text) for line in sc.sections["expect"] if isinstance(line, sn.ScError)]
     try:
         s = build_state(game, sc, _pause(sc))
+    except UnscriptedRoll as err:
+        return None, [f"{_rolls_at(sc, name)}: {err}"]
     except ValueError as err:  # a deck the ruleset refuses
         wrong = [f"{at}: the set-up was refused with '{err}', expected '{e}'" for at, e in errors if e not in str(err)]
         setup_at = f"{name}:{sc.sections['setup'][0].loc.line}" if sc.sections["setup"] else name
@@ -280,7 +290,14 @@ def _play(s: State, sc: Scenario, agent: ScriptedAgent, name: str) -> str:
         except ScriptError as err:  # a choice not offered (it was read) or no choice left to read
             at = f"{name}:{sc.sections['choices'][before].loc.line}" if agent.used > before else f"{name}"
             return f"{at}: {err}"
+        except UnscriptedRoll as err:
+            return f"{_rolls_at(sc, name)}: {err}"
     return ""
+
+
+def _rolls_at(sc: Scenario, name: str) -> str:
+    """Return where a failure about rolls is reported: the 'rolls:' line, or the file."""
+    return f"{name}:{sc.rolls_line}" if sc.rolls_line else name
 
 
 def _transcript(s: State, sc: Scenario) -> list[str]:
