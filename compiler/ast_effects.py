@@ -132,6 +132,9 @@ class EffectParts:
     def move_to_end(self, meta, c):
         return n.MoveToEnd(_loc(meta), c[0], c[1])
 
+    def reduce_directly(self, meta, c):
+        return n.ReduceDirectly(_loc(meta), _name(c[0]), c[1], c[2])
+
     def create_token(self, meta, c):
         player, rest = _player_first(c)
         return n.CreateToken(_loc(meta), player, rest[0], _string(rest[1]))

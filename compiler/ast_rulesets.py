@@ -16,7 +16,7 @@ class RulesetParts:
         return _setting(meta, "title", [_string(c[0])])
 
     def players(self, meta, c):
-        return _setting(meta, "players", [_int(c[0])])
+        return _setting(meta, "players", [_int(x) for x in c])
 
     def first_player(self, meta, c):
         return _setting(meta, "first player", [c[0]])
@@ -54,6 +54,12 @@ class RulesetParts:
 
     def damage_lowers(self, meta, c):
         return _setting(meta, "damage lowers", [_name(c[0])])
+
+    def elimination(self, meta, c):
+        return _setting(meta, "elimination", [])
+
+    def damage_threshold(self, meta, c):
+        return _setting(meta, "damage threshold", [_int(c[0])])
 
     def short_deck(self, meta, c):
         return _setting(meta, "short deck", [_name(t) for t in c])

@@ -37,6 +37,9 @@ class ScenarioParts:
     def sc_ruleset(self, meta, c):
         return sn.ScRuleset(_loc(meta), _name(c[0]))
 
+    def sc_players(self, meta, c):
+        return sn.ScPlayers(_loc(meta), _word(c[0]))
+
     def sc_rolls(self, meta, c):
         return sn.ScRolls(_loc(meta), tuple(_word(t) for t in c))
 

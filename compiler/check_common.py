@@ -40,7 +40,7 @@ def _effect_word_of(class_name: str) -> str:
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
              "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than",
              "AnnounceTurn": "announce the start of the turn", "DealJokers": "deal jokers", "Hit": "hit",
-             "Recover": "recovers", "SetValue": "set the ... of", "ResetStat": "reset", "RaiseTurn": "raise the turn "
+             "Recover": "recovers", "ReduceDirectly": "reduce ... directly", "SetValue": "set the ... of", "ResetStat": "reset", "RaiseTurn": "raise the turn "
              "number", "SetUsed": "make ... used", "ReverseSwords": "reverse", "MoveSword": "move ... to the end of the "
              "sword list", "AddSword": "add", "ChangeSword": "change", "Build": "build", "SkipAction": "skip the action",
              "BuildFails": "the build fails", "Redirect": "redirect the attack", "SetDamage": "set the damage",

@@ -103,6 +103,8 @@ class EffectChecks:
             case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
                 self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
                                    f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.Recover(value=stat) | n.ReduceDirectly(stat=stat) if not self.sym.battle:
+                self.lowered_stat(stat, _effect_word(e))
             case n.Modify(stat=stat) if self.sym.battle:
                 self.known(stat, "number of a swordsman", self.values())
             case n.Modify(stat=stat) | n.DamageFloor(stat=stat):
@@ -127,6 +129,14 @@ class EffectChecks:
                 self.order(order)
             case n.AttackAll(order=order):
                 self.order(order)
+
+    def lowered_stat(self, stat: n.Name, word: str) -> None:
+        """Check that a card game's 'recovers' or 'reduce ... directly' names the stat damage lowers."""
+        lowered = self.sym.damage_lowers
+        if self.sym.ruleset is not None and stat.value != lowered:
+            what = f"the stat damage lowers, '{lowered}'" if lowered else \
+                "the stat a ruleset's 'damage lowers STAT' line names, and this ruleset has none"
+            self.error("E105", f"'{word}' changes {what}; found '{stat.value}'", stat)
 
     def no_params(self, name: n.Name) -> None:
         """Report granting a keyword that needs arguments (a grant cannot give them)."""

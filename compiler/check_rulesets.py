@@ -153,6 +153,9 @@ class RulesetChecks:
             self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "damage lowers":
             self.known(names[0], "stat", self.sym.stats)
+        elif rule.key == "players" and not 1 <= int(str(rule.values[0])) <= int(str(rule.values[-1])):
+            self.error("E105", f"'players {' to '.join(map(str, rule.values))}': at least 1 player, and the "
+                               "most no fewer than the least", rule)
         elif rule.key == "levels" and rule.values[0] != 1:
             self.error("E105", f"levels start at 1, found {rule.values[0]}", rule)
         elif rule.key == "resource":

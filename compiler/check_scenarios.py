@@ -85,7 +85,7 @@ def _kind(item: n.Node) -> str:
     if isinstance(item, sn.ScOption):
         return f"option {item.name.value}"
     words = {sn.ScTitle: "scenario", sn.ScRuleset: "ruleset", sn.ScSeed: "seed", sn.ScStop: "stop",
-             sn.ScRolls: "rolls"}
+             sn.ScRolls: "rolls", sn.ScPlayers: "players"}
     return words[type(item)]
 
 
@@ -123,6 +123,8 @@ def _headers(sc: sn.ScenarioFile, out: Problems, rulesets: Collection[str]) -> N
         elif isinstance(item, sn.ScRolls):
             for face in item.faces:
                 out.number(face, "a die's face", 1, MAX_FACES)
+        elif isinstance(item, sn.ScPlayers):
+            out.number(item.value, "a number of players", 1)
     for kind, line in (("scenario", "'scenario ID: title'"), ("ruleset", "'ruleset NAME'")):
         if kind not in firsts:
             out.found.append(Diagnostic("E103", f"a scenario needs a {line} line", sc.path, 1, 1))
@@ -186,13 +188,26 @@ def check_game(sc: sn.ScenarioFile, game: Game) -> list[Diagnostic]:
     out = Problems(sc.path)
     rs = game.ruleset
     phases = [p.name for p in rs.phases]
+    players = scenario_players(sc, game)
     for item in sc.items:
         if isinstance(item, sn.ScStop) and item.phase is not None:
             out.known(item.phase, "phase", phases)
+        elif isinstance(item, sn.ScPlayers) and not rs.players <= players <= max(rs.players, rs.max_players):
+            most = max(rs.players, rs.max_players)
+            allowed = f"{rs.players}" if most == rs.players else f"{rs.players} to {most}"
+            out.add(item.value, "E208", f"ruleset '{rs.name}' is played by {allowed} players, found {players}")
         elif isinstance(item, sn.ScSection) and item.name in ("setup", "expect"):
             for line in item.lines:
-                _game_line(line, item.name, game, out)
+                _game_line(line, item.name, game, out, players)
     return out.found
+
+
+def scenario_players(sc: sn.ScenarioFile, game: Game) -> int:
+    """Return how many play a scenario: its 'players N' line (checked), else the ruleset's least."""
+    line = next((i for i in sc.items if isinstance(i, sn.ScPlayers)), None)
+    if line is None or not (line.value.text.isascii() and line.value.text.isdigit()) or len(line.value.text) > 3:
+        return game.ruleset.players
+    return int(line.value.text)
 
 
 def check_options(sc: sn.ScenarioFile, game: Game) -> list[Diagnostic]:
@@ -214,11 +229,11 @@ def option(line: sn.ScOption, ruleset: str, allowed: dict[str, tuple[str, ...]],
     out.add(line.name, "E101", f"ruleset '{ruleset}' has no option '{line.name.value}'{hint}")
 
 
-def _game_line(line: n.Node, where: str, game: Game, out: Problems) -> None:
+def _game_line(line: n.Node, where: str, game: Game, out: Problems, players: int) -> None:
     """Add the problems of one set-up or expectation line against the game."""
     rs = game.ruleset
     for player in _players(line):
-        _player(player, rs.players, out)
+        _player(player, players, out)
     zones = list(rs.zones) + list(SETUP_ONLY if where == "setup" else ())
     if isinstance(line, sn.ScTurnStart):
         out.known(line.phase, "phase", [p.name for p in rs.phases])

@@ -356,6 +356,8 @@ def battle_effect(e: n.Effect) -> str:
             return _hit(e)
         case n.Recover(target=t, amount=a, value=value):
             return f"{obj(t)} {'recover' if _plural(t) else 'recovers'} {amount(a)} {value.value}"
+        case n.ReduceDirectly(stat=stat, target=t, amount=a):
+            return f"reduce the {stat.value} of {obj(t)} directly by {amount(a)}"
         case n.SetValue(value=value, target=t, amount=a):
             return f"set the {value.value} of {obj(t)} to {amount(a)}"
         case n.ResetStat(stat=stat, target=t):
@@ -520,6 +522,10 @@ def setting(s: n.Setting) -> str:
     match s.key:
         case "title":
             return f"title {_string(str(vals[0]))}"
+        case "players":
+            return f"players {vals[0]}" + (f" to {vals[1]}" if len(vals) > 1 else "")
+        case "elimination":
+            return "a player who loses leaves the game; the last player standing wins."
         case "deck":
             return f"deck {vals[0]} cards" + (f", at most {vals[1]} copies" if len(vals) > 1 else "")
         case "kinds" | "stats":
@@ -552,6 +558,8 @@ def setting(s: n.Setting) -> str:
             return f"damage heals on {vals[0]}"
         case "damage lowers":
             return f"damage lowers {vals[0]}"
+        case "damage threshold":
+            return f"damage events need at least {vals[0]} damage"
         case "short deck":
             zones = ", ".join(map(str, vals[:-1]))
             return f"short deck: move {zones} to {vals[-1]}, then build a new deck from the deck list."

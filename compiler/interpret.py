@@ -82,6 +82,9 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
     match e:
         case n.DealDamage(amount=a, target=t):
             return "deal_damage", [objects(t, env, rt), value(a, env, rt)]
+        case n.ReduceDirectly(stat=stat, target=t, amount=a):
+            objs = objects(t, env, rt)
+            return "reduce_directly", [objs, value(a, env, rt), stat.value]
         case n.Draw(player=p, amount=a):
             return "draw", [_you_or(p, env, rt), value(a, env, rt)]
         case n.Gain(player=p, amount=a, resource=r):
@@ -572,7 +575,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "round_limit", "max_level", "overclock_at", "heal_on", "win_stat", "jokers", "life_fill",
                     "skip_missing_targets", "matching_attribute", "actions", "set_zone", "joker_zones",
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
-                    "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts")
+                    "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
+                    "damage_threshold", "max_players", "elimination")
 
 
 class Ruleset:

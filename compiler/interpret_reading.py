@@ -178,7 +178,8 @@ def _one(attribute: str) -> Reader:
 
 LINE_READERS: dict[str, Reader] = {
     "title": _one("title"),
-    "players": _one("players"),
+    "players": lambda vals: {"players": vals[0], "max_players": vals[-1]},  # 'players N [to M]'
+    "elimination": lambda vals: {"elimination": True},
     "first player": _one("first_player"),
     "deck": _two("deck_size", "max_copies"),  # 'deck N cards [, at most M copies]'
     "opening hand": _two("opening_hand", "mulligans"),  # 'opening hand N [, mulligan up to M times]'
@@ -199,6 +200,8 @@ LINE_READERS: dict[str, Reader] = {
     "round limit": lambda vals: {"round_limit": (vals[0], str(vals[1]), OUTCOME_WORDS[vals[2]])},
     "matching attribute": _one("matching_attribute"),
     "damage lowers": _one("damage_lowers"),  # 'damage lowers STAT': damage counts against that stat
+    "damage threshold": _one("damage_threshold"),  # 'damage events need at least N damage'
+
     # automatic battles: 'battles are automatic, from turn A to turn B.'
     "automatic": lambda vals: {"automatic": True, "last_turn": vals[1]},
     "launch turn": _one("launch_turn"),

@@ -106,6 +106,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"choices.put_into(s, ctx, {obj(t, env)}, {zone.value!r})"
         case n.Shuffle(possessive=pos, zone=zone):
             return f"choices.shuffle(s, ctx, {possessive_obj(pos)}, {zone.value!r})"
+        case n.ReduceDirectly(stat=stat, target=t, amount=a):
+            return f"fx.reduce_directly(s, ctx, {obj(t, env)}, {expr(a, env)}, {stat.value!r})"
     if type(e) in n.BATTLE_EFFECTS:
         return battle_effect(e, env)
     primitive, args = cost_item(e, env)

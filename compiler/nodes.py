@@ -699,6 +699,15 @@ class Recover(Node):
 
 
 @dataclass(frozen=True)
+class ReduceDirectly(Node):
+    """'reduce the hp of X directly by N': the stat damage lowers goes down by N, past every reduction."""
+
+    stat: Name
+    target: Object
+    amount: Expr
+
+
+@dataclass(frozen=True)
 class SetValue(Node):
     value: Name
     target: Object
@@ -795,7 +804,7 @@ Effect = Union[
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
-    SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
+    ReduceDirectly, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
     RemoveClass, Choose, Reveal, PutInto, Shuffle,
 ]
 

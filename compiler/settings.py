@@ -85,6 +85,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["heal_on"] = "any" if vals[0] == "any level change" else "up"
         case "damage lowers":
             out["damage_lowers"] = str(vals[0])
+        case "damage threshold":
+            out["damage_threshold"] = vals[0]
         case "jokers":
             out["jokers"] = (vals[0], str(vals[1]), str(vals[2]))
         case "life fill":
@@ -103,5 +105,9 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["automatic"], out["last_turn"] = True, vals[1]
         case "type priority":
             out["type_priority"] = tuple(map(str, vals))
+        case "players":
+            out["players"], out["max_players"] = vals[0], vals[-1]
+        case "elimination":
+            out["elimination"] = True
         case _:
             out[key.replace(" ", "_")] = vals[0]

@@ -240,7 +240,14 @@ class ScRolls(Node):
     faces: tuple[Word, ...]
 
 
-ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScRolls, ScSection]
+@dataclass(frozen=True)
+class ScPlayers(Node):
+    """'players 3': how many play, for a ruleset of 'players 2 to 4' (without the line: its least)."""
+
+    value: Word
+
+
+ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScRolls, ScPlayers, ScSection]
 
 
 @dataclass(frozen=True)

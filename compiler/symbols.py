@@ -50,6 +50,7 @@ class Symbols:
     cards: dict[str, n.Card] = field(default_factory=dict)
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
+    damage_lowers: str = ""  # 'damage lowers hp': the stat damage counts against (recovered, reduced directly)
     # attribute -> the values cards print for it, in first-use order ('colour' -> 'red', 'blue', ...);
     # the ruleset's matching attribute is one even if no card prints it
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -128,6 +129,10 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.max_level = int(str(rule.values[1]))
         elif isinstance(rule, n.Setting) and rule.key == "automatic":
             sym.battle = True
+        elif isinstance(rule, n.Setting) and rule.key == "damage lowers":
+            name = rule.values[0]
+            assert isinstance(name, n.Name)
+            sym.damage_lowers = name.value
         elif isinstance(rule, n.Setting) and rule.key == "matching attribute":
             name = rule.values[0]
             assert isinstance(name, n.Name)

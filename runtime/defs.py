@@ -251,6 +251,9 @@ class RulesetDef:
     overclock_at: ClassVar[int] = 0  # reaching this level readies a card and lifts its attack restriction
     heal_on: ClassVar[str] = ""  # damage heals on a level 'up', or on 'any' level change
     damage_lowers: ClassVar[str] = ""  # the stat damage counts against (its current value is less by it)
+    max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
+    elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
+    damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)
     resource_bounds: ClassVar[dict[str, tuple[int | None, int | None]]] = {}  # resource -> (min, max)
     zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player
     mulligans: ClassVar[int] = 0  # how many whole-hand redraws a player may take at the start

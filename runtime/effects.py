@@ -289,7 +289,8 @@ def roll(s: State, ctx: Ctx, count: int, sides: int) -> int:
 
 
 def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
-    """Deal damage: to a card it adds up (less any reduction); to a player it lowers life."""
+    """Deal damage: to a card it adds up (less any reduction; an event from the ruleset's damage threshold
+    on, 1 unless it says 0); to a player it lowers life."""
     amount = bounded(s, amount)
     source, settled = ctx.source, False
     for x in objs:
@@ -302,18 +303,45 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
                 emit(s, "lost_life", player=~x, amount=dealt, source=source)
                 _fill_on_life_loss(s, ctx, ~x)
                 settled = True
+            took = bool(dealt)
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
                 continue
-            dealt = q.damage_taken(s, ctx, x, amount)
-            if dealt:
+            taken = q.damage_taken(s, ctx, x, amount)
+            took, dealt = taken is not None and taken >= s.game.ruleset.damage_threshold, taken or 0
+            if took:
                 s.cards[x].damage += dealt
                 s.say(f"{q.describe(s, x)} takes {dealt} damage (total {s.cards[x].damage})")
                 emit(s, "damaged", card=x, player=s.cards[x].controller, amount=dealt, source=source)
-        if dealt and source >= 0:
+        if took and source >= 0:
             emit(s, "dealt_damage", card=source, player=s.cards[source].controller, amount=dealt)
     if settled:
         at_once(s)
+
+
+def recover(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None:
+    """Raise the stat damage lowers by an amount: its damage goes first, and the rest is a lasting +N
+    change of the stat, so it may end above its printed value."""
+    amount = max(bounded(s, amount), 0)
+    for x in objs:
+        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE or not amount:
+            continue  # a card off the field (retired, destroyed) is not healed
+        c = s.cards[x]
+        healed = min(c.damage, amount)
+        c.damage -= healed
+        if amount > healed:
+            c.mods.append([stat, amount - healed, None])
+        s.say(f"{q.describe(s, x)} recovers {amount} {stat} ({stat} {q.stat(s, x, stat)})")
+
+
+def reduce_directly(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None:
+    """Lower the stat damage lowers by an amount, past every reduction and protection: not damage."""
+    amount = max(bounded(s, amount), 0)
+    for x in objs:
+        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
+            continue
+        s.cards[x].damage += amount
+        s.say(f"{q.describe(s, x)}'s {stat} is reduced directly by {amount} ({stat} {q.stat(s, x, stat)})")
 
 
 def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:

@@ -20,30 +20,52 @@ def rules_ctx(s: State, player: int = -1) -> Ctx:
 
 
 def check_losers(s: State) -> None:
-    """Set the result if a lose rule holds for some player."""
+    """Set the result if a lose rule holds for some player; under elimination a loser leaves the game
+    and the others play on, until one is left."""
     rs = s.game.ruleset
     ctx = rules_ctx(s)
+    playing = [p for p in range(len(s.players)) if p not in s.out]
     losers = []
-    for p in range(len(s.players)):
+    for p in playing:
         ctx.player = p
         if any(rule(rs, s, ctx) for rule in rs.lose_rules):
             losers.append(p)
     if not losers:
         return
-    if len(losers) == len(s.players) and rs.all_lose == "draw":
-        s.result = [0] * len(s.players)
-        s.say("every player loses at once: the game is a draw")
-    elif len(losers) == len(s.players) and rs.all_lose in ("first", "second"):
-        winner = s.first if rs.all_lose == "first" else (s.first + 1) % len(s.players)
-        s.result = [1 if p == winner else -1 for p in range(len(s.players))]
-        s.say(f"every player loses at once: the {rs.all_lose} player, P{winner + 1}, wins")
-    elif len(losers) == len(s.players):
-        s.result = [-1] * len(s.players)
-        s.say("every player loses at once: nobody wins")
+    if rs.elimination and len(losers) < len(playing):
+        _leave(s, losers, [p for p in playing if p not in losers])
+    elif len(losers) == len(playing):
+        _all_lose(s, playing)
     else:
         s.result = [-1 if p in losers else 1 for p in range(len(s.players))]
         winners = [f"P{p + 1}" for p in range(len(s.players)) if p not in losers]
         s.say(f"{', '.join(f'P{p + 1}' for p in losers)} loses; {', '.join(winners)} wins")
+
+
+def _leave(s: State, losers: list[int], left: list[int]) -> None:
+    """Elimination: the losers leave the game; the last player standing wins."""
+    s.out += losers
+    names = ", ".join(f"P{p + 1}" for p in losers)
+    s.say(f"{names} {'leaves' if len(losers) == 1 else 'leave'} the game")
+    if len(left) == 1:
+        s.result = [1 if p == left[0] else -1 for p in range(len(s.players))]
+        s.say(f"P{left[0] + 1} is the last player standing and wins")
+
+
+def _all_lose(s: State, playing: list[int]) -> None:
+    """Every player still playing loses at once: the ruleset's 'if every player loses at once' outcome
+    (players who already left the game lose)."""
+    rs, n = s.game.ruleset, len(s.players)
+    if rs.all_lose == "draw":
+        s.result = [0 if p in playing else -1 for p in range(n)]
+        s.say("every player loses at once: the game is a draw")
+    elif rs.all_lose in ("first", "second"):
+        winner = s.first if rs.all_lose == "first" else (s.first + 1) % n
+        s.result = [1 if p == winner else -1 for p in range(n)]
+        s.say(f"every player loses at once: the {rs.all_lose} player, P{winner + 1}, wins")
+    else:
+        s.result = [-1] * n
+        s.say("every player loses at once: nobody wins")
 
 
 def at_once(s: State) -> None:

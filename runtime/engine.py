@@ -128,8 +128,13 @@ class Game:
 
     def new_game(self, decks: list[list[str]], seed: int, first: int | None = None,
                  pause: list | None = None, rolls: list[int] | None = None) -> State:
-        """Return the state at the first decision of a new game: decks shuffled, hands drawn."""
+        """Return the state at the first decision of a new game: decks shuffled, hands drawn; one deck per
+        player, as many players as the ruleset's 'players' line allows."""
         rs = self.ruleset
+        if not rs.players <= len(decks) <= max(rs.max_players, rs.players):
+            most = max(rs.max_players, rs.players)
+            allowed = f"{rs.players}" if most == rs.players else f"{rs.players} to {most}"
+            raise ValueError(f"{rs.name} is played by {allowed} players, and {len(decks)} decks were given")
         for p, deck in enumerate(decks):
             problems = self.check_deck(deck)
             if problems:

@@ -120,6 +120,14 @@ def waiting(s: State) -> list[str]:
     return []
 
 
+def left_out(s: State) -> list[str]:
+    """Return a message for each player who left the game (elimination) but is asked to decide or whose
+    turn it is."""
+    deciding = s.decision["player"] if s.decision else None
+    return [f"P{p + 1} left the game but still plays" for p in s.out
+            if s.result is None and p in (deciding, s.active)]
+
+
 INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("one zone", one_zone),
     ("zone agrees", zone_agrees),
@@ -132,6 +140,7 @@ INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("zone limits", zone_limits),
     ("over means closed", over_means_closed),
     ("waiting", waiting),
+    ("left out", left_out),
 )
 
 

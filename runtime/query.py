@@ -193,14 +193,15 @@ def statics_on(s: State, cid: int, what: str) -> list:
         idx.busy = False
 
 
-def damage_taken(s: State, ctx: Ctx, cid: int, amount: int) -> int:
-    """Return how much of an amount of damage a card takes: protections, floors, then reductions."""
+def damage_taken(s: State, ctx: Ctx, cid: int, amount: int) -> int | None:
+    """Return how much of an amount of damage a card takes: None if a protection or a floor prevents it,
+    else the amount less reductions, at least 0 (which is still damage where the ruleset says so)."""
     c = s.cards[cid]
     by_opponent = ctx.ability[0] != "ruleset" and ctx.controller != c.controller  # an effect, not battle
     if has_flag(s, cid, "undamageable") or (by_opponent and has_flag(s, cid, "shielded")):
-        return 0
+        return None
     if any(amount < stat(s, cid, eff.stat) for eff, _, _ in statics_on(s, cid, "damage_floor")):
-        return 0
+        return None
     return max(amount - damage_reduction(s, cid), 0)
 
 
@@ -260,15 +261,28 @@ def kind(s: State, cid: int) -> str:
     return s.game.cards[s.cards[cid].name].kind
 
 
-def players_of(s: State, ctx: Ctx, who: str) -> list[int]:
-    """Return the player numbers a word means for this ability: 'you', 'opponent', 'each', ..."""
+def seated(s: State) -> list[int]:
+    """Return the players still in the game, from the turn player on in seat order."""
     n = len(s.players)
+    return [p for k in range(n) if (p := (s.active + k) % n) not in s.out]
+
+
+def next_seat(s: State, player: int) -> int:
+    """Return the next player after `player` in seat order who is still in the game."""
+    n = len(s.players)
+    return next((q for k in range(1, n + 1) if (q := (player + k) % n) not in s.out), player)
+
+
+def players_of(s: State, ctx: Ctx, who: str) -> list[int]:
+    """Return the player numbers a word means for this ability: 'you', 'opponent', 'each', ... (a player
+    who left the game is no opponent and not one of 'each')."""
     if who == "you":
         return [ctx.controller]
     if who == "opponent":
-        return [p for p in range(n) if p != ctx.controller]
+        return [p for p in seated(s) if p != ctx.controller] if s.out else \
+            [p for p in range(len(s.players)) if p != ctx.controller]
     if who == "each":
-        return [(s.active + k) % n for k in range(n)]
+        return seated(s)
     if who == "turn":
         return [s.active]
     if who == "defender":
@@ -340,11 +354,12 @@ def _zone_owners(s: State, ctx: Ctx, who: str) -> list[int]:
 
 
 def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
-    """Return every object the filter means, turn player first, each zone left to right."""
+    """Return every object the filter means, turn player first, each zone left to right (players who left
+    the game are no players a filter means; their cards still are cards)."""
+    if f.kind == "player":
+        return [~p for p in seated(s) if matches(s, ab, ctx, f, ~p)]
     n = len(s.players)
     order = [(s.active + k) % n for k in range(n)]
-    if f.kind == "player":
-        return [~p for p in order if matches(s, ab, ctx, f, ~p)]
     # A zone list holds exactly the cards its player controls there, so control and whose-zone
     # narrow the lists to read instead of being tested card by card.
     if f.control is not None:

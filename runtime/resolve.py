@@ -230,9 +230,11 @@ def resolve_task(s: State, task: list) -> None:
 
 
 def responses(s: State, player: int) -> list[int]:
-    """Return the hand cards a player could play in a response window now."""
+    """Return the hand cards a player could play in a response window now (none: a player who left)."""
     rs = s.game.ruleset
-    out = []
+    out: list[int] = []
+    if player in s.out:
+        return out
     for cid in s.players[player].zones["hand"]:
         cdef = s.game.cards[s.cards[cid].name]
         if "responds" not in rs.kind_traits.get(cdef.kind, ()):

@@ -142,6 +142,7 @@ class State:
     actions_taken: int = 0
     pause: list | None = None  # scenarios: ['after_turn', N] or ['before_phase', name, N]
     rolls: list[int] | None = None  # scenarios: the die faces still scripted (None: the RNG rolls)
+    out: list[int] = field(default_factory=list)  # players who left the game (elimination), in order
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
 

@@ -21,7 +21,7 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     rs = s.game.ruleset
     if past_round_limit(s):
         return
-    s.active = (s.active + 1) % len(s.players)
+    s.active = q.next_seat(s, s.active)
     s.turn += 1
     s.players[s.active].turns_taken += 1
     s.phase = s.step = ""
@@ -245,7 +245,7 @@ def _attack(s: State, task: list) -> None:
     cid = task[1]
     if s.cards[cid].zone != q.ACTIVE_ZONE or q.has_flag(s, cid, "cant_attack"):
         return
-    defender = (s.cards[cid].controller + 1) % len(s.players)
+    defender = q.next_seat(s, s.cards[cid].controller)
     s.battle = {"attacker": cid, "blocker": -1, "defender": defender, "declared": False}
     s.say(f"{q.describe(s, cid)} attacks P{defender + 1}")
     s.tasks += [["battle_end"], ["battle_won"], ["battle_damage"], ["block"]]

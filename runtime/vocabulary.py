@@ -122,7 +122,8 @@ EFFECTS: dict[str, EffectSpec] = {
     "Shuffle": EffectSpec("shuffle"),
     # automatic battles (runtime/battle/effects.py)
     "Hit": EffectSpec("hit", battle="only"),
-    "Recover": EffectSpec("recover", battle="only"),
+    "Recover": EffectSpec("recover", battle="also"),
+    "ReduceDirectly": EffectSpec("reduce_directly"),
     "SetValue": EffectSpec("set_value", battle="only"),
     "ResetStat": EffectSpec("reset_stat", battle="only"),
     "RaiseTurn": EffectSpec("raise_turn", battle="only"),

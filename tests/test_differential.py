@@ -156,7 +156,7 @@ def interpreted(root: Path, folder: Path) -> Game:
 
 def play(game: Game, decks: list[list[str]], seed: int) -> tuple:
     """Play a random game; return (state or None, choices, error raised by card code or None)."""
-    agents = [RandomAgent(seed * 2), RandomAgent(seed * 2 + 1)]
+    agents = [RandomAgent(seed * 2 + k) for k in range(len(decks))]
     choices: list = []
     s = None
     try:  # generated code that fails must fail the same way when interpreted

@@ -134,7 +134,7 @@ def test_fmt_of_a_real_file_builds_the_same_code(folder, name):
 def test_every_ruleset_folder_is_covered():
     assert {f.relative_to(ROOT).as_posix() for f in FOLDERS} >= {
         "cards/code_of_joker", "cards/marguerite", "cards/simple_duel", "tests/rulesets/quick_duel/cards/quick_duel",
-        "tests/golden/cards/golden"}
+        "tests/rulesets/skirmish/cards/skirmish", "tests/golden/cards/golden"}
 
 
 # ---------------------------------------------------------------- generated files

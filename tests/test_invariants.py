@@ -158,6 +158,12 @@ def stuck(s: State) -> dict:
     return {}
 
 
+def decides_after_leaving(s: State) -> dict:
+    assert s.decision is not None
+    s.out.append(s.decision["player"])
+    return {"p": s.decision["player"] + 1}
+
+
 PLANTS: list[tuple[str, str, Plant, str]] = [
     ("one zone", "coj", twice_listed, "card #{cid} is in both P1 field and P2 graveyard"),
     ("zone agrees", "coj", zone_differs, "card #{cid} is listed in P1 hand but says P1 graveyard"),
@@ -172,6 +178,7 @@ PLANTS: list[tuple[str, str, Plant, str]] = [
     ("zone limits", "coj", overfull_field, "P1 field holds {count} cards, more than {limit}"),
     ("over means closed", "coj", over_with_decision, "the game is over but a decision is still open"),
     ("waiting", "coj", stuck, "the game is neither over nor waiting for a decision"),
+    ("left out", "coj", decides_after_leaving, "P{p} left the game but still plays"),
 ]
 
 

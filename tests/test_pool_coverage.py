@@ -1,4 +1,6 @@
-"""The card pools, together, use every implemented construct at least twice (issues: card pools)."""
+"""The card pools, together, use every implemented construct at least twice (issues: card pools). The pools
+are the rulesets of cards/ and the test rulesets of tests/rulesets/ (Quick Duel, Skirmish), whose cards
+try the mechanisms a ruleset to come is built on (docs/plans/war-vortex-night.md) in real games."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from runtime import vocabulary as v
 from tests.conftest import ROOT
 
 POOL = ROOT / "cards" / "simple_duel"
-POOLS = sorted(p for p in (ROOT / "cards").iterdir() if (p / "ruleset.card").exists())
+POOLS = sorted(p for p in [*(ROOT / "cards").iterdir(), *ROOT.glob("tests/rulesets/*/cards/*")]
+               if (p / "ruleset.card").exists())
 # Constructs that make up a ruleset's own structure, or only cards' headers, are not counted.
 RULESET_ONLY = {"Stage", "PlayStaged", "AttackAll", "Attacker", "Blocker", "OrderKey", "Setting", "KindRule",
                 "ZoneDecl", "Step", "Phase", "Turn", "Battle", "TriggerOrder", "Checks", "LoseRule", "Ruleset",
@@ -68,6 +71,10 @@ def test_every_construct_is_used_at_least_twice():
                "status:consumed on trigger"}
     rare = {name: counts[name] for name in sorted(wanted) if counts[name] < (1 if name in CLOSED_POOL_ONCE else 2)}
     assert not rare, f"constructs used fewer than twice in the pool: {rare}"
+
+
+def test_the_test_rulesets_are_pools_too():
+    assert {p.name for p in POOLS} >= {"simple_duel", "code_of_joker", "marguerite", "quick_duel", "skirmish"}
 
 
 def test_pool_size_and_kinds():

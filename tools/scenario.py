@@ -45,6 +45,7 @@ class Scenario:
     pause: list | None = None  # where the engine pauses for the stop point
     rolls: list[int] = field(default_factory=list)  # the faces dice show, in order; none scripted: no die
     rolls_line: int = 0  # the line of 'rolls:', 0 if none
+    players: int = 0  # 'players N' (0: the ruleset's least)
     ast: sn.ScenarioFile | None = None  # the file as read, checked against the game before it runs
     source: str = ""  # the file's text, for the carets of its problems
 
@@ -95,6 +96,8 @@ def _scenario(ast: sn.ScenarioFile, text: str) -> Scenario:
             sc.options[item.name.value] = item.value.value
         elif isinstance(item, sn.ScRolls):
             sc.rolls, sc.rolls_line = [value(face) for face in item.faces], item.loc.line
+        elif isinstance(item, sn.ScPlayers):
+            sc.players = value(item.value)
         elif isinstance(item, sn.ScSection):
             sc.sections[item.name] = list(item.lines)
             sc.has_transcript = sc.has_transcript or item.name == "transcript"
@@ -128,10 +131,10 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
     decks = registered["deck"]
     if isinstance(head, sn.ScNewGame):
         first = player_index(head.first) if head.first else None
-        return game.new_game([decks.get(p, []) for p in range(game.ruleset.players)], sc.seed, first, pause,
-                             list(sc.rolls))
+        players = sc.players or game.ruleset.players
+        return game.new_game([decks.get(p, []) for p in range(players)], sc.seed, first, pause, list(sc.rolls))
     assert isinstance(head, sn.ScTurnStart), head
-    s = game.empty_state(sc.seed, rolls=list(sc.rolls))
+    s = game.empty_state(sc.seed, sc.players or None, list(sc.rolls))
     for p, names in registered["deck list"].items():
         s.players[p].deck_list = names
     for p, names in registered["jokers"].items():  # registered jokers (dealt later, under rules that deal them)
@@ -144,9 +147,11 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
         _setup_line(game, s, sc, line)
     turn, active = value(head.turn), player_index(head.active)
     s.turn, s.active = turn - 1, (active - 1) % len(s.players)
-    s.first = (active - (turn - 1)) % len(s.players)
-    for p in range(len(s.players)):
-        s.players[p].turns_taken = s.players[p].turns_taken or (turn + (1 if p == active else 0)) // 2
+    seats = len(s.players)
+    s.first = (active - (turn - 1)) % seats
+    for p in range(seats):  # the turns each seat took before this one, and this one for the active player
+        before = sum(1 for k in range(turn - 1) if (s.first + k) % seats == p)
+        s.players[p].turns_taken = s.players[p].turns_taken or before + (1 if p == active else 0)
     s.players[active].turns_taken -= 1  # begin_turn counts the turn that starts now
     turns.begin_turn(s, head.phase.value)
     s.pause = pause
