@@ -55,6 +55,13 @@ class RulesetParts:
     def damage_lowers(self, meta, c):
         return _setting(meta, "damage lowers", [_name(c[0])])
 
+    def actor_turns(self, meta, c):
+        count, _, sides = str(c[1]).partition("D")
+        return _setting(meta, "actor turns", [_name(c[0]), _int(count), _int(sides) if sides else 6])
+
+    def start_on_field(self, meta, c):
+        return _setting(meta, "start on field", [_name(c[0])])
+
     def elimination(self, meta, c):
         return _setting(meta, "elimination", [])
 

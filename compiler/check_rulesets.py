@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from compiler import nodes as n
 from compiler.check_common import NO_BATTLE
 from compiler.diagnostics import did_you_mean, quoted_list
-from compiler.symbols import Scope, Symbols
+from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
@@ -132,6 +132,17 @@ class RulesetChecks:
             self.error("E105", f"zone '{z.name.value}' holds at most 0 cards; a limit is 1 or more "
                                "(leave out 'max' for no limit)", z)
 
+    def actor_kind(self, rule: n.Setting) -> None:
+        """Check the kind that takes turns or starts on the field, and the initiative dice."""
+        name = rule.values[0]
+        assert isinstance(name, n.Name)
+        if singular(name.value, self.sym.kinds) not in self.sym.kinds:
+            self.known(name, "card kind", self.sym.kinds)
+        if rule.key == "actor turns":
+            count, sides = (int(str(x)) for x in rule.values[1:])
+            if not 1 <= count <= v.MAX_DICE or not 2 <= sides <= v.MAX_FACES:
+                self.error("E105", f"initiative: roll 1 to {v.MAX_DICE} dice of 2 to {v.MAX_FACES} faces", rule)
+
     def setting(self, rule: n.ZoneDecl | n.Setting) -> None:
         """Check the names a setting line refers to and the order of its numbers."""
         if isinstance(rule, n.ZoneDecl):
@@ -153,6 +164,8 @@ class RulesetChecks:
             self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "damage lowers":
             self.known(names[0], "stat", self.sym.stats)
+        elif rule.key in ("actor turns", "start on field"):
+            self.actor_kind(rule)
         elif rule.key == "players" and not 1 <= int(str(rule.values[0])) <= int(str(rule.values[-1])):
             self.error("E105", f"'players {' to '.join(map(str, rule.values))}': at least 1 player, and the "
                                "most no fewer than the least", rule)

@@ -524,6 +524,11 @@ def setting(s: n.Setting) -> str:
             return f"title {_string(str(vals[0]))}"
         case "players":
             return f"players {vals[0]}" + (f" to {vals[1]}" if len(vals) > 1 else "")
+        case "actor turns":
+            dice = f"{vals[1]}D{vals[2] if vals[2] != 6 else ''}"
+            return f"turns go to {vals[0]} in initiative order: each rolls {dice}, highest first, ties roll again."
+        case "start on field":
+            return f"every {vals[0]} starts on the field."
         case "elimination":
             return "a player who loses leaves the game; the last player standing wins."
         case "deck":

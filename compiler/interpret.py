@@ -576,7 +576,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "skip_missing_targets", "matching_attribute", "actions", "set_zone", "joker_zones",
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
-                    "damage_threshold", "max_players", "elimination")
+                    "damage_threshold", "max_players", "elimination", "actor_turns",
+                    "start_on_field")
 
 
 class Ruleset:

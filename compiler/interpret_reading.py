@@ -85,6 +85,10 @@ def read_settings(rs: n.Ruleset) -> dict[str, Any]:
         elif isinstance(rule, n.Budget) and "budget" not in out:  # the first budget line counts
             out["budget"] = (rule.points, rule.buys)
     out.update(_action_zones(rs), announces_turn_start=_announces_turn_start(rs))
+    if "actor_turns" in out:  # the kind the plural names ('characters': 'character')
+        written, *dice = out["actor_turns"]
+        kinds = tuple(map(str, out.get("kinds", ())))
+        out["actor_turns"] = (written if written in kinds else written.removesuffix("s"), *dice)
     return out
 
 
@@ -93,7 +97,7 @@ def _merge(out: dict[str, Any], found: dict[str, Any]) -> None:
     for key, value in found.items():
         if isinstance(value, dict):
             out.setdefault(key, {}).update(value)
-        elif key == "banned_keywords":
+        elif key in ("banned_keywords", "start_on_field"):
             out[key] = out.get(key, ()) + value
         else:
             out[key] = value
@@ -180,6 +184,9 @@ LINE_READERS: dict[str, Reader] = {
     "title": _one("title"),
     "players": lambda vals: {"players": vals[0], "max_players": vals[-1]},  # 'players N [to M]'
     "elimination": lambda vals: {"elimination": True},
+    # 'turns go to characters in initiative order: each rolls 2D, ...': (kind as written, dice, faces)
+    "actor turns": lambda vals: {"actor_turns": (str(vals[0]), vals[1], vals[2])},
+    "start on field": lambda vals: {"start_on_field": (str(vals[0]),)},
     "first player": _one("first_player"),
     "deck": _two("deck_size", "max_copies"),  # 'deck N cards [, at most M copies]'
     "opening hand": _two("opening_hand", "mulligans"),  # 'opening hand N [, mulligan up to M times]'

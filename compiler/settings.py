@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from compiler import nodes as n
+from compiler.symbols import singular
 
 OUTCOMES = {"the game is a draw": "draw", "they all lose": "lose", "the first player wins": "first",
             "the second player wins": "second"}
@@ -35,6 +36,9 @@ def ruleset_settings(rs: n.Ruleset) -> dict[str, Any]:
             out["variants"] += ((rule.option.value, rule.value.value, *_variant(rule.rule)),)
         elif isinstance(rule, n.LoseRule) and rule.at_once:
             out["lose_at_once"] = True
+    if "actor_turns" in out:  # 'turns go to characters': the kind 'character'
+        kind, *dice = out["actor_turns"]
+        out["actor_turns"] = (singular(kind, tuple(map(str, out.get("kinds", ())))), *dice)
     zones = [(i.name.value, i.zone.value) for r in rs.rules if isinstance(r, n.Actions) for i in r.items
              if i.zone is not None]
     out["set_zone"] = next((zone for action, zone in zones if action == "set"), "")
@@ -109,5 +113,9 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["players"], out["max_players"] = vals[0], vals[-1]
         case "elimination":
             out["elimination"] = True
+        case "actor turns":
+            out["actor_turns"] = (str(vals[0]), vals[1], vals[2])  # the kind: made singular below
+        case "start on field":
+            out["start_on_field"] = out.get("start_on_field", ()) + (str(vals[0]),)
         case _:
             out[key.replace(" ", "_")] = vals[0]

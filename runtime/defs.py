@@ -251,6 +251,9 @@ class RulesetDef:
     overclock_at: ClassVar[int] = 0  # reaching this level readies a card and lifts its attack restriction
     heal_on: ClassVar[str] = ""  # damage heals on a level 'up', or on 'any' level change
     damage_lowers: ClassVar[str] = ""  # the stat damage counts against (its current value is less by it)
+    # 'turns go to characters in initiative order: each rolls 1D, ...': (kind, dice, faces); () for seats
+    actor_turns: ClassVar[tuple] = ()
+    start_on_field: ClassVar[tuple[str, ...]] = ()  # 'every character starts on the field.': those kinds
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
     damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)

@@ -77,7 +77,10 @@ def at_once(s: State) -> None:
 
 
 def round_number(s: State) -> int:
-    """Return the current round: every player has one turn per round."""
+    """Return the current round: every player has one turn per round (where turns go to cards, every actor:
+    the cycle)."""
+    if s.game.ruleset.actor_turns:
+        return s.cycle
     return (s.turn - 1) // len(s.players) + 1 if s.turn else 0
 
 

@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any
 
-from runtime import actions, choices, jokers, resolve, turns
+from runtime import actions, actors, choices, jokers, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
@@ -144,7 +144,8 @@ class Game:
             s.players[p].deck_list = [n for n in deck if not jokers.is_joker(self, n)]
             s.players[p].jokers = [n for n in deck if jokers.is_joker(self, n)]
             for name in s.players[p].deck_list:
-                self.add_card(s, name, p, "deck")
+                starts = self.cards[name].kind in rs.start_on_field  # in deck-list order, before the shuffle
+                self.add_card(s, name, p, "field" if starts else "deck")
             jokers.set_aside(self, s, p)
             s.rng.shuffle(s.players[p].zones["deck"])
         if first is not None:
@@ -155,6 +156,8 @@ class Game:
         for p in range(len(decks)):
             fx.draw(s, Ctx(-1, p, ["ruleset", rs.name, 0]), [~p], rs.opening_hand)
         s.active = (s.first - 1) % len(decks)
+        if rs.actor_turns:
+            actors.roll_initiative(s)
         if rs.mulligans:
             s.tasks += [["mulligan", p % len(decks), 0] for p in reversed(range(s.first, s.first + len(decks)))]
         s.pause = pause

@@ -30,6 +30,7 @@ class CardState:
     flags: dict[str, list | None] = field(default_factory=dict)  # flag -> expiry
     level: int = 1  # kept in the hand and on the field; 1 anywhere else
     entered: int = 0  # the turn it last entered the field
+    turns: int = 0  # the turns it took, where turns go to cards (runtime/actors.py)
 
 
 @dataclass
@@ -143,6 +144,9 @@ class State:
     pause: list | None = None  # scenarios: ['after_turn', N] or ['before_phase', name, N]
     rolls: list[int] | None = None  # scenarios: the die faces still scripted (None: the RNG rolls)
     out: list[int] = field(default_factory=list)  # players who left the game (elimination), in order
+    order: list[int] = field(default_factory=list)  # where turns go to cards: the actors, in initiative order
+    actor: int = -1  # the card whose turn it is (-1: turns go to seats)
+    cycle: int = 0  # passes through the order so far: the round, where turns go to cards
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
 

@@ -4,9 +4,9 @@ attacks, state-based checks and end conditions. Each task is a function of (stat
 
 from __future__ import annotations
 
+from runtime import actors, resolve
 from runtime import effects as fx
 from runtime import query as q
-from runtime import resolve
 from runtime.defs import Ability, Filter
 from runtime.ending import check_losers, past_round_limit, rules_ctx
 from runtime.state import Ctx, State
@@ -19,13 +19,17 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     With from_phase (scenarios), the turn starts at that phase: earlier phases are skipped.
     """
     rs = s.game.ruleset
-    if past_round_limit(s):
+    if past_round_limit(s) or (rs.actor_turns and not _next_actor(s)):
         return
-    s.active = q.next_seat(s, s.active)
+    if not rs.actor_turns:
+        s.active = q.next_seat(s, s.active)
     s.turn += 1
     s.players[s.active].turns_taken += 1
     s.phase = s.step = ""
-    s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
+    if rs.actor_turns:
+        s.say(f"turn {s.turn} begins: {q.describe(s, s.actor)} of P{s.active + 1} ({s.cards[s.actor].turns})")
+    else:
+        s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
     _expire(s, lambda m: m[0] == "next" and m[1] == s.active)
     tasks: list[list] = [] if from_phase or rs.announces_turn_start else [["turn_start"]]
     names = [p.name for p in rs.phases]
@@ -40,6 +44,19 @@ def begin_turn(s: State, from_phase: str = "") -> None:
             tasks += [["rule", pi, si, k] for k in range(len(sentences))]
     tasks.append(["turn_end"])
     s.tasks.extend(reversed(tasks))
+
+
+def _next_actor(s: State) -> bool:
+    """Where turns go to cards: make the next actor's turn the coming one; False (the game is a draw)
+    when no actor is left on the field."""
+    actor = actors.next_actor(s)
+    if actor is None:
+        s.say("no one is left to take a turn: the game is a draw")
+        s.result = [0] * len(s.players)
+        return False
+    s.actor, s.active = actor, s.cards[actor].controller
+    s.cards[actor].turns += 1
+    return True
 
 
 def _turn_start(s: State, task: list) -> None:

@@ -1,0 +1,52 @@
+"""Turns that go to cards instead of seats: a ruleset's `turns go to KINDs in initiative order` (War Vortex
+Night's characters). At the start each actor on the field rolls; higher acts first, and actors that tie
+roll again among themselves until the order is settled. The order holds for the game: each turn goes to
+the next actor in it that is still on the field, and one pass through the order is a cycle (the round).
+An actor that enters the field later joins the end of the order.
+"""
+
+from __future__ import annotations
+
+from runtime import query as q
+from runtime.state import State
+
+
+def roll_initiative(s: State) -> None:
+    """Settle the order of every actor on the field, seats from the first player on, and log it."""
+    kind = s.game.ruleset.actor_turns[0]
+    n = len(s.players)
+    actors = [cid for k in range(n) for cid in s.players[(s.first + k) % n].zones["field"] if q.kind(s, cid) == kind]
+    s.order = _ranked(s, actors)
+    s.say("initiative order: " + ", ".join(q.describe(s, cid) for cid in s.order))
+
+
+def _ranked(s: State, actors: list[int]) -> list[int]:
+    """Return actors from the highest initiative roll down; a group that ties rolls again among itself."""
+    _kind, count, sides = s.game.ruleset.actor_turns
+    rolls = {}
+    for cid in actors:
+        faces = [s.die(sides) for _ in range(count)]
+        rolls[cid] = sum(faces)
+        s.say(f"{q.describe(s, cid)} rolls {count}D{sides if sides != 6 else ''} for initiative: {rolls[cid]}")
+    order: list[int] = []
+    for value in sorted(set(rolls.values()), reverse=True):
+        tied = [cid for cid in actors if rolls[cid] == value]
+        if len(tied) > 1:
+            s.say(f"{' and '.join(q.describe(s, cid) for cid in tied)} tie at {value} and roll again")
+        order += _ranked(s, tied) if len(tied) > 1 else tied
+    return order
+
+
+def next_actor(s: State) -> int | None:
+    """Return the actor whose turn comes next (counting a new cycle when the order starts again), or None
+    when no actor is on the field; actors that entered the field since join the end of the order first."""
+    kind = s.game.ruleset.actor_turns[0]
+    s.order += [cid for p in s.players for cid in p.zones["field"] if q.kind(s, cid) == kind and cid not in s.order]
+    start = s.order.index(s.actor) + 1 if s.actor in s.order else 0
+    for step in range(len(s.order)):
+        at = (start + step) % len(s.order)
+        if s.cards[s.order[at]].zone == q.ACTIVE_ZONE and s.cards[s.order[at]].controller not in s.out:
+            if s.cycle == 0 or at < start:
+                s.cycle += 1
+            return s.order[at]
+    return None
