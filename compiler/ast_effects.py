@@ -132,6 +132,10 @@ class EffectParts:
     def move_to_end(self, meta, c):
         return n.MoveToEnd(_loc(meta), c[0], c[1])
 
+    def perform_rolled(self, meta, c):
+        count, _, sides = str(c[0]).partition("D")
+        return n.PerformRolled(_loc(meta), n.Dice(_tloc(c[0]), _int(count), _int(sides) if sides else 6))
+
     def reduce_directly(self, meta, c):
         return n.ReduceDirectly(_loc(meta), _name(c[0]), c[1], c[2])
 

@@ -90,10 +90,7 @@ class ScenarioParts:
         return n.Name(_tloc(c[0]), "deck list")
 
     def sc_cards(self, meta, c):
-        entries = tuple(c[2:])
-        if len(entries) == 1 and entries[0].count is None and entries[0].name.value == "-":
-            entries = ()  # '-': none
-        return sn.ScCards(_loc(meta), _word(c[0]), c[1], entries)
+        return sn.ScCards(_loc(meta), _word(c[0]), c[1], _entries(c[2:]))
 
     def sc_count(self, meta, c):
         card = _name(c[2]) if len(c) == 4 else None
@@ -119,6 +116,9 @@ class ScenarioParts:
 
     def sc_card_state(self, meta, c):
         return sn.ScCardState(_loc(meta), " ".join(str(t) for t in c))
+
+    def sc_holds(self, meta, c):
+        return sn.ScHolds(_loc(meta), _entries(c))
 
     def sc_is(self, meta, c):
         return sn.ScIs(_loc(meta), _name(c[0]))
@@ -201,3 +201,11 @@ class BattleScenarioParts:
 
     def b_value_is(self, meta, c):
         return sn.BValueIs(_loc(meta), c[0], _name(c[1]), _word(c[2]))
+
+
+def _entries(found: list) -> tuple[sn.DeckEntry, ...]:
+    """Return a card list's entries; '-' alone is none."""
+    entries = tuple(found)
+    if len(entries) == 1 and entries[0].count is None and entries[0].name.value == "-":
+        return ()
+    return entries

@@ -174,10 +174,13 @@ def _fact(fact: sn.ScFact, where: str, out: Problems) -> None:
         out.number(fact.value, "a value", -MAX_NUMBER)
     elif isinstance(fact, sn.ScStatus):
         out.number(fact.stacks, "a number of stacks")
-    if where == "setup" and not (isinstance(fact, (sn.ScStatus, sn.ScCardState)) or (
+    if isinstance(fact, sn.ScHolds):
+        out.found += check_deck(sn.DeckFile(fact.loc, out.path, fact.entries),
+                                DeckRules(frozenset(e.name.value for e in fact.entries)))[1]
+    if where == "setup" and not (isinstance(fact, (sn.ScStatus, sn.ScCardState, sn.ScHolds, sn.ScFace)) or (
             isinstance(fact, sn.ScStat) and not fact.printed and fact.stat.value in SETUP_FACTS)):
-        out.add(fact, "E106", "a set-up line sets a card's 'damage N', 'level N', 'status NAME N' or one of "
-                              f"{quoted_list(CARD_STATES)}; the rest is for 'expect:'")
+        out.add(fact, "E106", "a set-up line sets a card's 'damage N', 'level N', 'status NAME N', 'holds: ...', "
+                              f"'face down' or one of {quoted_list(CARD_STATES)}; the rest is for 'expect:'")
 
 
 # ---------------------------------------------------------------- what the game tells
@@ -260,6 +263,9 @@ def _game_fact(fact: sn.ScFact, game: Game, out: Problems) -> None:
         out.known(fact.status, "status", game.statuses)
     elif isinstance(fact, sn.ScIs):
         out.known(fact.card, "card", game.cards, "E202")
+    elif isinstance(fact, sn.ScHolds):
+        for entry in fact.entries:
+            out.known(entry.name, "card", game.cards, "E202")
 
 
 def _players(line: n.Node) -> Iterable[sn.Word]:

@@ -356,6 +356,8 @@ def battle_effect(e: n.Effect) -> str:
             return _hit(e)
         case n.Recover(target=t, amount=a, value=value):
             return f"{obj(t)} {'recover' if _plural(t) else 'recovers'} {amount(a)} {value.value}"
+        case n.PerformRolled(dice=d):
+            return f"roll {expr(d)} for the actor and perform its card of that face"
         case n.ReduceDirectly(stat=stat, target=t, amount=a):
             return f"reduce the {stat.value} of {obj(t)} directly by {amount(a)}"
         case n.SetValue(value=value, target=t, amount=a):

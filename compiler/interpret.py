@@ -155,6 +155,8 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
     match e:
         case n.Stage():
             return "stage", []
+        case n.PerformRolled(dice=d):
+            return "perform_rolled", [d.count, d.sides]
         case n.PlayStaged(kinds=kinds, order=order):
             return "play_staged", [tuple(kind_of(k.value, env.symbols.kinds) for k in kinds), _order(order)]
         case n.AttackAll(filter=f, order=order):
@@ -187,7 +189,7 @@ def perform(rt: Run, name: str, args: list) -> None:
         turns.announce_turn(rt.s, rt.ctx)
     elif name == "open_dealing":
         actions.open_dealing(rt.s, rt.ctx)
-    elif name in ("stage", "play_staged"):
+    elif name in ("stage", "play_staged", "perform_rolled"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     elif name in ("reveal", "put_into", "shuffle"):
         getattr(choices, name)(rt.s, rt.ctx, *args)

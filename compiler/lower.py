@@ -95,6 +95,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return "actions.open_dealing(s, ctx)"
         case n.Stage():
             return "turns.stage(s, ctx)"
+        case n.PerformRolled(dice=d):
+            return f"turns.perform_rolled(s, ctx, {d.count}, {d.sides})"
         case n.PlayStaged(kinds=kinds, order=order):
             names = tuple(singular(k.value, env.symbols.kinds) for k in kinds)
             return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"

@@ -699,6 +699,14 @@ class Recover(Node):
 
 
 @dataclass(frozen=True)
+class PerformRolled(Node):
+    """'roll 1D for the actor and perform its card of that face': the turn's card rolls, and the card
+    attached to it at that place (its action table) resolves as if played, with no cost paid."""
+
+    dice: Dice
+
+
+@dataclass(frozen=True)
 class ReduceDirectly(Node):
     """'reduce the hp of X directly by N': the stat damage lowers goes down by N, past every reduction."""
 
@@ -804,7 +812,7 @@ Effect = Union[
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
-    ReduceDirectly, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
+    ReduceDirectly, PerformRolled, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
     RemoveClass, Choose, Reveal, PutInto, Shuffle,
 ]
 

@@ -165,7 +165,14 @@ class ScIs(Node):
     card: Name
 
 
-ScFact = Union[ScStat, ScStatus, ScFace, ScCardState, ScIs]
+@dataclass(frozen=True)
+class ScHolds(Node):
+    """'holds: A, 2 B': the cards attached to the card, in order ('-' or nothing: none)."""
+
+    entries: tuple[DeckEntry, ...]
+
+
+ScFact = Union[ScStat, ScStatus, ScFace, ScCardState, ScIs, ScHolds]
 
 
 @dataclass(frozen=True)

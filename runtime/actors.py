@@ -8,7 +8,8 @@ An actor that enters the field later joins the end of the order.
 from __future__ import annotations
 
 from runtime import query as q
-from runtime.state import State
+from runtime import resolve
+from runtime.state import Ctx, State
 
 
 def roll_initiative(s: State) -> None:
@@ -50,3 +51,34 @@ def next_actor(s: State) -> int | None:
                 s.cycle += 1
             return s.order[at]
     return None
+
+
+def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
+    """Procedure: the card whose turn it is rolls, and the card attached to it at the face rolled (its
+    action table: the first attached card is face 1) resolves as if played, no cost paid; a face with
+    no card, or a face-down card, does nothing this turn (a card with no table rolls nothing)."""
+    actor = s.actor
+    if actor < 0 or s.cards[actor].zone != q.ACTIVE_ZONE:
+        return
+    table = s.cards[actor].attached
+    if not table:  # a card without a table has no action die to roll
+        s.say(f"{q.describe(s, actor)} has no cards to perform")
+        return
+    face = sum(s.die(sides) for _ in range(count))
+    s.say(f"{q.describe(s, actor)} rolls {count}D{sides if sides != 6 else ''}: {face}")
+    card = table[face - 1] if 1 <= face <= len(table) else None
+    if card is None or s.cards[card].face_down:
+        s.say(f"{q.describe(s, actor)} does nothing this turn")
+        return
+    cdef = s.game.cards[s.cards[card].name]
+    effect = next((i for i, a in enumerate(cdef.abilities) if a.kind == "effect"), None)
+    s.say(f"{q.describe(s, actor)} performs {q.describe(s, card)}")
+    if effect is None:
+        return
+    done = Ctx(card, s.cards[card].controller, ["card", cdef.name, effect])
+    if not resolve.has_targets(s, cdef.abilities[effect], done):
+        s.say(f"{q.describe(s, card)} has no legal target")
+        return
+    done.item = s.next_id()
+    s.stack.append(done)
+    s.tasks += [["resolve", done.item], ["targets", done.item]]

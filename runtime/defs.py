@@ -14,6 +14,19 @@ Pred = Callable[[Any, Any, int], bool]
 
 
 @dataclass(frozen=True)
+class Entry:
+    """A deck entry with cards attached to it, in order (a character and its action table by face)."""
+
+    name: str
+    attached: tuple[str, ...] = ()
+
+
+def entry_names(deck: list) -> list[str]:
+    """Return every card name of a deck, an entry's attached cards after it."""
+    return [n for e in deck for n in ((e.name, *e.attached) if isinstance(e, Entry) else (e,))]
+
+
+@dataclass(frozen=True)
 class Filter:
     """Which cards (or players) a phrase like 'creature an opponent controls with power 3 or less' means.
 

@@ -15,7 +15,7 @@ from typing import Any
 from runtime import actions, actors, choices, jokers, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
-from runtime.defs import Ability, CardDef, KeywordDef, RulesetDef, StatusDef
+from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
 from runtime.ending import GameOver
 from runtime.state import CardState, Ctx, PlayerState, State
 from runtime.triggers import find_item, stack_pending
@@ -116,6 +116,33 @@ class Game:
             s.players.append(PlayerState(p, dict(rs.resources), {z: [] for z in rs.zones}))
         return s
 
+    def _set_up(self, s: State, p: int, deck: list) -> None:
+        """Put a player's deck into a new game: jokers apart; cards of a kind that starts on the field there,
+        in the deck list's order, each entry's attached cards with it; the rest into the deck, shuffled."""
+        names = entry_names(deck)
+        s.players[p].deck_list = [n for n in names if not jokers.is_joker(self, n)]
+        s.players[p].jokers = [n for n in names if jokers.is_joker(self, n)]
+        for entry in deck:
+            name = entry.name if isinstance(entry, Entry) else entry
+            if jokers.is_joker(self, name):
+                continue
+            cid = self.add_card(s, name, p, "field" if self.cards[name].kind in self.ruleset.start_on_field else "deck")
+            for held in entry.attached if isinstance(entry, Entry) else ():
+                self.attach(s, cid, held)
+        jokers.set_aside(self, s, p)
+        s.rng.shuffle(s.players[p].zones["deck"])
+
+    def attach(self, s: State, holder: int, name: str) -> int:
+        """Attach a new card to a card, after the cards attached to it; return its id. It is kept in the
+        controller's zone the ruleset declares `attached`."""
+        zone = next((z for z, flags in self.ruleset.zones.items() if "attached" in flags), None)
+        if zone is None:
+            raise ValueError(f"{self.ruleset.name} declares no zone for attached cards ('zone NAME attached')")
+        cid = self.add_card(s, name, s.cards[holder].controller, zone)
+        s.cards[holder].attached.append(cid)
+        s.cards[cid].holder = holder
+        return cid
+
     def add_card(self, s: State, name: str, player: int, zone: str) -> int:
         """Put a new card into a player's zone (right end); return its id."""
         if name not in self.cards:
@@ -126,7 +153,7 @@ class Game:
         s.touch()
         return cid
 
-    def new_game(self, decks: list[list[str]], seed: int, first: int | None = None,
+    def new_game(self, decks: list[list], seed: int, first: int | None = None,
                  pause: list | None = None, rolls: list[int] | None = None) -> State:
         """Return the state at the first decision of a new game: decks shuffled, hands drawn; one deck per
         player, as many players as the ruleset's 'players' line allows."""
@@ -136,18 +163,12 @@ class Game:
             allowed = f"{rs.players}" if most == rs.players else f"{rs.players} to {most}"
             raise ValueError(f"{rs.name} is played by {allowed} players, and {len(decks)} decks were given")
         for p, deck in enumerate(decks):
-            problems = self.check_deck(deck)
+            problems = self.check_deck(entry_names(deck))
             if problems:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
         s = self.empty_state(seed, len(decks), rolls)
         for p, deck in enumerate(decks):
-            s.players[p].deck_list = [n for n in deck if not jokers.is_joker(self, n)]
-            s.players[p].jokers = [n for n in deck if jokers.is_joker(self, n)]
-            for name in s.players[p].deck_list:
-                starts = self.cards[name].kind in rs.start_on_field  # in deck-list order, before the shuffle
-                self.add_card(s, name, p, "field" if starts else "deck")
-            jokers.set_aside(self, s, p)
-            s.rng.shuffle(s.players[p].zones["deck"])
+            self._set_up(s, p, deck)
         if first is not None:
             s.first = first
         else:

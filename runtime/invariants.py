@@ -120,6 +120,14 @@ def waiting(s: State) -> list[str]:
     return []
 
 
+def attached(s: State) -> list[str]:
+    """Return a message for each attachment that its two cards do not agree on."""
+    out = [f"card #{a} is attached to #{c.id} but says #{s.cards[a].holder}"
+           for c in s.cards for a in c.attached if s.cards[a].holder != c.id]
+    return out + [f"card #{c.id} says it is attached to #{c.holder}, which does not hold it"
+                  for c in s.cards if c.holder >= 0 and c.id not in s.cards[c.holder].attached]
+
+
 def left_out(s: State) -> list[str]:
     """Return a message for each player who left the game (elimination) but is asked to decide or whose
     turn it is."""
@@ -141,6 +149,7 @@ INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("over means closed", over_means_closed),
     ("waiting", waiting),
     ("left out", left_out),
+    ("attached", attached),
 )
 
 

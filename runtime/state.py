@@ -31,6 +31,8 @@ class CardState:
     level: int = 1  # kept in the hand and on the field; 1 anywhere else
     entered: int = 0  # the turn it last entered the field
     turns: int = 0  # the turns it took, where turns go to cards (runtime/actors.py)
+    attached: list[int] = field(default_factory=list)  # the cards attached to it, in order (an action table)
+    holder: int = -1  # the card it is attached to (-1: none)
 
 
 @dataclass

@@ -145,6 +145,11 @@ def stageable(s: State, player: int) -> list[int]:
                     for r, n in s.game.cards[s.cards[cid].name].cost.items())]
 
 
+def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
+    """Procedure: the actor rolls and performs its card of that face (runtime/actors.py)."""
+    actors.perform_rolled(s, ctx, count, sides)
+
+
 def stage(s: State, ctx: Ctx) -> None:
     """Procedure: the turn player picks cards from the hand to use this turn."""
     s.tasks.append(["stage", ctx.controller])

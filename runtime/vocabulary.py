@@ -101,6 +101,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "Grant": EffectSpec("grant", static=True),
     "ReduceDamage": EffectSpec("reduce_damage", static=True),
     "Stage": EffectSpec("stage", procedure=True),
+    "PerformRolled": EffectSpec("perform_rolled", procedure=True),
     "PlayStaged": EffectSpec("play_staged", procedure=True),
     "AttackAll": EffectSpec("attack_all", procedure=True),
     "SetResource": EffectSpec("set_resource"),

@@ -158,6 +158,12 @@ def stuck(s: State) -> dict:
     return {}
 
 
+def half_attached(s: State) -> dict:
+    holder, card = s.players[0].zones["hand"][:2]
+    s.cards[holder].attached.append(card)  # the holder lists it, the card does not say so
+    return {"card": card, "holder": holder}
+
+
 def decides_after_leaving(s: State) -> dict:
     assert s.decision is not None
     s.out.append(s.decision["player"])
@@ -179,6 +185,7 @@ PLANTS: list[tuple[str, str, Plant, str]] = [
     ("over means closed", "coj", over_with_decision, "the game is over but a decision is still open"),
     ("waiting", "coj", stuck, "the game is neither over nor waiting for a decision"),
     ("left out", "coj", decides_after_leaving, "P{p} left the game but still plays"),
+    ("attached", "duel", half_attached, "card #{card} is attached to #{holder} but says #-1"),
 ]
 
 

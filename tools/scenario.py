@@ -153,6 +153,10 @@ def build_state(game: Game, sc: Scenario, pause: list | None = None) -> State:
         before = sum(1 for k in range(turn - 1) if (s.first + k) % seats == p)
         s.players[p].turns_taken = s.players[p].turns_taken or before + (1 if p == active else 0)
     s.players[active].turns_taken -= 1  # begin_turn counts the turn that starts now
+    if game.ruleset.actor_turns:  # the order: the active player's characters first, seat by seat, field order
+        kind = game.ruleset.actor_turns[0]
+        s.order = [cid for k in range(seats) for cid in s.players[(active + k) % seats].zones["field"]
+                   if game.cards[s.cards[cid].name].kind == kind]
     turns.begin_turn(s, head.phase.value)
     s.pause = pause
     engine.run(s)
@@ -168,6 +172,10 @@ def _setup_line(game: Game, s: State, sc: Scenario, line: sn.ScCards | sn.ScSlot
             cid = game.add_card(s, name, p, zone)
             traits = game.ruleset.kind_traits.get(game.cards[name].kind, ())
             s.cards[cid].face_down = zone in ("field", "staging", game.ruleset.set_zone) and "face down" in traits
+    elif isinstance(line, sn.ScSlot) and isinstance(line.fact, sn.ScHolds):
+        holder = _slot(s, sc, line, p)
+        for name in cards(line.fact.entries):
+            game.attach(s, holder, name)
     elif isinstance(line, sn.ScSlot):
         _setup_fact(s, _slot(s, sc, line, p), line.fact)
     elif isinstance(line, sn.ScAmount) and line.key.value == "turns":
@@ -189,6 +197,8 @@ def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
     elif isinstance(fact, sn.ScStatus):
         card.statuses[fact.status.value] = [value(fact.stacks) if fact.stacks else 1, None]
         s.touch()
+    elif isinstance(fact, sn.ScFace):
+        card.face_down = fact.side == "down"
 
 
 def _slot(s: State, sc: Scenario, line: sn.ScSlot, p: int) -> int:

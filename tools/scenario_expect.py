@@ -181,6 +181,10 @@ def _card(s: State, where: str, cid: int, fact: sn.ScFact) -> list[str]:
         return [] if have == want else [f"{where}: {named} has {have} {name}, expected {want}"]
     if isinstance(fact, sn.ScIs):
         return [] if c.name == fact.card.value else [f"{where}: the card there is {named}, expected {fact.card.value}"]
+    if isinstance(fact, sn.ScHolds):
+        held, listed = [s.cards[a].name for a in c.attached], cards(fact.entries)
+        return [] if held == listed else [f"{where}: {named} holds {', '.join(held) or '-'}, expected "
+                                          f"{', '.join(listed) or '-'}"]
     flag, present = CARD_STATES[fact.phrase]
     return [] if (flag in c.flags) == present else [f"{where}: {named} is not {fact.phrase}"]
 
