@@ -53,6 +53,13 @@ class CardParts:
     def token_decl(self, meta, c):
         return n.TokenDecl(_loc(meta))
 
+    def range_span(self, meta, c):
+        values = tuple(_int(x) for x in c)
+        return n.RangeDecl(_loc(meta), "to", values if len(values) == 2 else (0, values[0]))
+
+    def range_set(self, meta, c):
+        return n.RangeDecl(_loc(meta), "set", tuple(_int(x) for x in c))
+
     def names_decl(self, meta, c):
         return n.NamesDecl(_loc(meta), tuple(_string(t) for t in c))
 

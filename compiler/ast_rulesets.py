@@ -59,6 +59,12 @@ class RulesetParts:
         count, _, sides = str(c[1]).partition("D")
         return _setting(meta, "actor turns", [_name(c[0]), _int(count), _int(sides) if sides else 6])
 
+    def collapse(self, meta, c):
+        return _setting(meta, "collapse", [])
+
+    def lines(self, meta, c):
+        return _setting(meta, "lines", [_name(x) for x in c])
+
     def start_on_field(self, meta, c):
         return _setting(meta, "start on field", [_name(c[0])])
 

@@ -117,6 +117,9 @@ class ScenarioParts:
     def sc_card_state(self, meta, c):
         return sn.ScCardState(_loc(meta), " ".join(str(t) for t in c))
 
+    def sc_line(self, meta, c):
+        return sn.ScLine(_loc(meta), _name(c[0]))
+
     def sc_holds(self, meta, c):
         return sn.ScHolds(_loc(meta), _entries(c))
 

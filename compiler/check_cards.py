@@ -73,7 +73,7 @@ class CardChecks:
                                f"{quoted_list(self.sym.kinds)}", card)
         for part_type, word in ((n.KindDecl, "kind"), (n.CostDecl, "cost"), (n.StatsDecl, "stats"),
                                 (n.TextDecl, "text"), (n.KeywordsDecl, "keywords"), (n.AttrsDecl, "attributes"),
-                                (n.TokenDecl, "token")):
+                                (n.TokenDecl, "token"), (n.RangeDecl, "range")):
             repeats = [p for p in card.parts if isinstance(p, part_type)][1:]
             for p in repeats:
                 self.error("E104", f"card '{card.name}' has '{word}' twice", p)
@@ -116,6 +116,11 @@ class CardChecks:
             case n.KeywordsDecl(items=items):
                 for k in items:
                     self.keyword_use(k)
+            case n.RangeDecl(kind=kind, values=values):
+                if not self.sym.lines and self.sym.ruleset is not None:
+                    self.error("E106", "a range is a distance between lines, and the ruleset has no 'lines' line", part)
+                elif kind == "to" and values[0] > values[1]:
+                    self.error("E105", f"'range {values[0]} to {values[1]}': the nearest distance comes first", part)
 
     def levels_error(self, found: str, node: n.Node) -> None:
         allowed = (f"the ruleset's levels go up to {self.sym.max_level}" if self.sym.max_level

@@ -37,6 +37,9 @@ class EffectChecks:
         word = _effect_word(e)
         if spec.procedure and scope.owner != "ruleset":
             self.error("E106", f"'{word}' is a turn procedure; it belongs in a ruleset's turn", e)
+        elif isinstance(e, n.PerformRolled) and not self.sym.actor_turns:
+            self.error("E106", f"'{word}' is the turn of a card; the ruleset's turns go to seats (say 'turns go "
+                               "to KINDs in initiative order: ...')", e)
         if scope.static and not spec.static:
             self.error("E106", f"'{word}' cannot be a static ability; static abilities say 'gets', "
                                "\"can't\", 'has' or 'damage to ... is reduced by'", e)

@@ -177,10 +177,11 @@ def _fact(fact: sn.ScFact, where: str, out: Problems) -> None:
     if isinstance(fact, sn.ScHolds):
         out.found += check_deck(sn.DeckFile(fact.loc, out.path, fact.entries),
                                 DeckRules(frozenset(e.name.value for e in fact.entries)))[1]
-    if where == "setup" and not (isinstance(fact, (sn.ScStatus, sn.ScCardState, sn.ScHolds, sn.ScFace)) or (
+    if where == "setup" and not (isinstance(fact, (sn.ScStatus, sn.ScCardState, sn.ScHolds, sn.ScFace, sn.ScLine)) or (
             isinstance(fact, sn.ScStat) and not fact.printed and fact.stat.value in SETUP_FACTS)):
         out.add(fact, "E106", "a set-up line sets a card's 'damage N', 'level N', 'status NAME N', 'holds: ...', "
-                              f"'face down' or one of {quoted_list(CARD_STATES)}; the rest is for 'expect:'")
+                              f"'face down', 'line NAME' or one of {quoted_list(CARD_STATES)}; the rest is for "
+                              "'expect:'")
 
 
 # ---------------------------------------------------------------- what the game tells
@@ -266,6 +267,8 @@ def _game_fact(fact: sn.ScFact, game: Game, out: Problems) -> None:
     elif isinstance(fact, sn.ScHolds):
         for entry in fact.entries:
             out.known(entry.name, "card", game.cards, "E202")
+    elif isinstance(fact, sn.ScLine):
+        out.known(fact.line, "line", game.ruleset.lines)
 
 
 def _players(line: n.Node) -> Iterable[sn.Word]:

@@ -501,6 +501,12 @@ def card_part(p: n.CardPart) -> str:
             return "cost " + ", ".join(f"{i.amount} {i.resource.value}" for i in items)
         case n.StatsDecl(items=items):
             return "stats " + ", ".join(" / ".join([f"{i.stat.value} {i.value}", *map(str, i.higher)]) for i in items)
+        case n.RangeDecl(kind="to", values=(0, high)):
+            return f"range {high}"
+        case n.RangeDecl(kind="to", values=(low, high)):
+            return f"range {low} to {high}"
+        case n.RangeDecl(values=values):
+            return "range " + "".join(f"[{v}]" for v in values)
         case n.AttrsDecl(items=items):
             return "attributes " + ", ".join(f"{i.attr.value} {i.value.value}" for i in items)
         case n.KeywordsDecl(items=items):
@@ -529,6 +535,10 @@ def setting(s: n.Setting) -> str:
         case "actor turns":
             dice = f"{vals[1]}D{vals[2] if vals[2] != 6 else ''}"
             return f"turns go to {vals[0]} in initiative order: each rolls {dice}, highest first, ties roll again."
+        case "lines":
+            return "lines " + ", ".join(map(str, vals))
+        case "collapse":
+            return "an empty line is filled at once from behind."
         case "start on field":
             return f"every {vals[0]} starts on the field."
         case "elimination":

@@ -541,6 +541,8 @@ class Card:
         self.keywords = tuple((k.name.value, k.args) for d in parts(n.KeywordsDecl) for k in d.items)
         self.text = texts[0].text if texts else CardDef.text
         self.token = bool(parts(n.TokenDecl))
+        ranges = parts(n.RangeDecl)
+        self.range = (ranges[0].kind, *ranges[0].values) if ranges else None
         self.abilities = abilities(card.abilities, symbols, where, {})
 
 
@@ -579,7 +581,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field")
+                    "start_on_field", "lines", "collapse")
 
 
 class Ruleset:

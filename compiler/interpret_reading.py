@@ -187,6 +187,8 @@ LINE_READERS: dict[str, Reader] = {
     # 'turns go to characters in initiative order: each rolls 2D, ...': (kind as written, dice, faces)
     "actor turns": lambda vals: {"actor_turns": (str(vals[0]), vals[1], vals[2])},
     "start on field": lambda vals: {"start_on_field": (str(vals[0]),)},
+    "lines": lambda vals: {"lines": tuple(str(x) for x in vals)},  # a team's lines, front first
+    "collapse": lambda vals: {"collapse": True},
     "first player": _one("first_player"),
     "deck": _two("deck_size", "max_copies"),  # 'deck N cards [, at most M copies]'
     "opening hand": _two("opening_hand", "mulligans"),  # 'opening hand N [, mulligan up to M times]'

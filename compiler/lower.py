@@ -414,6 +414,8 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
         fields.append(field_("text", repr(texts[0].text)))
     if _parts(card, n.TokenDecl):
         fields.append(field_("token", "True"))
+    for r in _parts(card, n.RangeDecl)[:1]:
+        fields.append(field_("range", repr((r.kind, *r.values))))
     inner, names = abilities(card.abilities, sym, where, "card", {})
     return {"name": name, "base": "CardDef", "fields": fields, "inner": inner,
             "functions": [], "late_fields": [field_("abilities", names)]}

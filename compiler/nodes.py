@@ -946,6 +946,14 @@ class TokenDecl(Node):
 
 
 @dataclass(frozen=True)
+class RangeDecl(Node):
+    """'range 3' (kind 'to', 0 to 3), 'range 3 to 5' ('to', 3 to 5), 'range [3][5]' ('set', 3 and 5)."""
+
+    kind: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class NamesDecl(Node):
     """'names "斬撃剣", "斬"': other spellings a party file may use for this card."""
 
@@ -965,7 +973,7 @@ class SwordsDecl(Node):
 
 
 CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl, NamesDecl,
-                 SubtargetDecl, SwordsDecl]
+                 SubtargetDecl, SwordsDecl, RangeDecl]
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["elimination"] = True
         case "actor turns":
             out["actor_turns"] = (str(vals[0]), vals[1], vals[2])  # the kind: made singular below
+        case "lines":
+            out["lines"] = tuple(map(str, vals))
+        case "collapse":
+            out["collapse"] = True
         case "start on field":
             out["start_on_field"] = out.get("start_on_field", ()) + (str(vals[0]),)
         case _:

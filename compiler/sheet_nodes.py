@@ -172,7 +172,14 @@ class ScHolds(Node):
     entries: tuple[DeckEntry, ...]
 
 
-ScFact = Union[ScStat, ScStatus, ScFace, ScCardState, ScIs, ScHolds]
+@dataclass(frozen=True)
+class ScLine(Node):
+    """'line middle': the line of its team the card stands in."""
+
+    line: Name
+
+
+ScFact = Union[ScStat, ScStatus, ScFace, ScCardState, ScIs, ScHolds, ScLine]
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ class Symbols:
     cards: dict[str, n.Card] = field(default_factory=dict)
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
+    lines: tuple[str, ...] = ()  # 'lines front, middle, back'
+    actor_turns: bool = False  # 'turns go to KINDs in initiative order: ...'
     damage_lowers: str = ""  # 'damage lowers hp': the stat damage counts against (recovered, reduced directly)
     # attribute -> the values cards print for it, in first-use order ('colour' -> 'red', 'blue', ...);
     # the ruleset's matching attribute is one even if no card prints it
@@ -129,6 +131,10 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.max_level = int(str(rule.values[1]))
         elif isinstance(rule, n.Setting) and rule.key == "automatic":
             sym.battle = True
+        elif isinstance(rule, n.Setting) and rule.key == "actor turns":
+            sym.actor_turns = True
+        elif isinstance(rule, n.Setting) and rule.key == "lines":
+            sym.lines = tuple(x.value for x in rule.values if isinstance(x, n.Name))
         elif isinstance(rule, n.Setting) and rule.key == "damage lowers":
             name = rule.values[0]
             assert isinstance(name, n.Name)

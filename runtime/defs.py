@@ -156,6 +156,7 @@ class CardDef:
     repeat: ClassVar[int] = 1
     subtarget: ClassVar[bool] = False
     swords: ClassVar[tuple[str, ...]] = ()
+    range: ClassVar[tuple | None] = None  # ('to', low, high) or ('set', d, ...): distances it reaches; None: any
 
     def each_target(self, s: Any, ctx: Any) -> None:
         """Carry out a sword's effect on one target, once (a hit with its tight and loose sentences)."""
@@ -266,7 +267,9 @@ class RulesetDef:
     damage_lowers: ClassVar[str] = ""  # the stat damage counts against (its current value is less by it)
     # 'turns go to characters in initiative order: each rolls 1D, ...': (kind, dice, faces); () for seats
     actor_turns: ClassVar[tuple] = ()
-    start_on_field: ClassVar[tuple[str, ...]] = ()  # 'every character starts on the field.': those kinds
+    start_on_field: ClassVar[tuple[str, ...]] = ()
+    lines: ClassVar[tuple[str, ...]] = ()  # 'lines front, middle, back': each team's lines, front first
+    collapse: ClassVar[bool] = False  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
     damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)

@@ -43,8 +43,15 @@ def check_losers(s: State) -> None:
 
 
 def _leave(s: State, losers: list[int], left: list[int]) -> None:
-    """Elimination: the losers leave the game; the last player standing wins."""
+    """Elimination: the losers leave the game; the last player standing wins. A turn player who leaves
+    ends their turn there: what was left of it (its tasks, the stack, triggers waiting) is dropped."""
     s.out += losers
+    if s.active in losers:
+        s.tasks.clear()
+        s.stack.clear()
+        s.pending.clear()
+        s.resolving.clear()
+        s.decision = None
     names = ", ".join(f"P{p + 1}" for p in losers)
     s.say(f"{names} {'leaves' if len(losers) == 1 else 'leave'} the game")
     if len(left) == 1:

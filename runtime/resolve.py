@@ -6,7 +6,7 @@ is answered when resolution begins; the engine (never card code) re-checks every
 
 from __future__ import annotations
 
-from runtime import choices
+from runtime import choices, positions
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, TargetSpec
@@ -17,7 +17,8 @@ from runtime.triggers import announce, find_item
 
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
     """Return the objects a target slot may legally name now."""
-    return [x for x in q.select(s, ab, ctx, spec.filter) if q.is_player(x) or q.targetable(s, ctx, x)]
+    return [x for x in q.select(s, ab, ctx, spec.filter)
+            if q.is_player(x) or (q.targetable(s, ctx, x) and positions.in_range(s, ctx, x))]
 
 
 def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:

@@ -33,6 +33,7 @@ class CardState:
     turns: int = 0  # the turns it took, where turns go to cards (runtime/actors.py)
     attached: list[int] = field(default_factory=list)  # the cards attached to it, in order (an action table)
     holder: int = -1  # the card it is attached to (-1: none)
+    line: int = 0  # where the ruleset has lines: its line on its team's side, 0 the front
 
 
 @dataclass

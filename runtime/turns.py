@@ -4,7 +4,7 @@ attacks, state-based checks and end conditions. Each task is a function of (stat
 
 from __future__ import annotations
 
-from runtime import actors, resolve
+from runtime import actors, positions, resolve
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
@@ -52,7 +52,7 @@ def _next_actor(s: State) -> bool:
     actor = actors.next_actor(s)
     if actor is None:
         s.say("no one is left to take a turn: the game is a draw")
-        s.result = [0] * len(s.players)
+        s.result = [-1 if p in s.out else 0 for p in range(len(s.players))]
         return False
     s.actor, s.active = actor, s.cards[actor].controller
     s.cards[actor].turns += 1
@@ -408,6 +408,8 @@ def check_state(s: State) -> None:
     ctx = rules_ctx(s)
     for check in rs.checks:
         check(rs, s, ctx)
+    if rs.collapse:
+        positions.collapse(s)
     check_losers(s)
 
 

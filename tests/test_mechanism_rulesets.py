@@ -92,3 +92,17 @@ def test_the_reference_interpreter_plays_the_same_games_and_scenarios(project, g
         if ruleset == name:
             compiled, read = (run_scenario(read_scenario(path), g) for g in (game, interp))
             assert compiled.state is not None and read.state is not None and compiled.state.log == read.state.log
+
+
+def test_a_turn_player_who_leaves_ends_their_turn_there(games):
+    game = games["skirmish"]
+    s = game.new_game([_deck(game, "skirmish")] * 3, 5)
+    while s.decision is None or s.decision["player"] != s.active:
+        engine.apply_action(s, engine.legal_actions(s)[0])
+    leaving, turn = s.active, s.turn
+    s.players[leaving].resources["life"] = 0  # as if an effect had brought it there
+    s.decision = None
+    engine.run(s)
+    assert s.out == [leaving] and s.result is None
+    assert s.turn == turn + 1 and s.active != leaving and s.decision["player"] != leaving
+    assert violations(s) == []

@@ -199,6 +199,8 @@ def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
         s.touch()
     elif isinstance(fact, sn.ScFace):
         card.face_down = fact.side == "down"
+    elif isinstance(fact, sn.ScLine):
+        card.line = s.game.ruleset.lines.index(fact.line.value)
 
 
 def _slot(s: State, sc: Scenario, line: sn.ScSlot, p: int) -> int:

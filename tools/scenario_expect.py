@@ -181,6 +181,10 @@ def _card(s: State, where: str, cid: int, fact: sn.ScFact) -> list[str]:
         return [] if have == want else [f"{where}: {named} has {have} {name}, expected {want}"]
     if isinstance(fact, sn.ScIs):
         return [] if c.name == fact.card.value else [f"{where}: the card there is {named}, expected {fact.card.value}"]
+    if isinstance(fact, sn.ScLine):
+        line = s.game.ruleset.lines[c.line] if c.line < len(s.game.ruleset.lines) else str(c.line)
+        return [] if line == fact.line.value else [f"{where}: {named} stands in the {line} line, expected "
+                                                   f"{fact.line.value}"]
     if isinstance(fact, sn.ScHolds):
         held, listed = [s.cards[a].name for a in c.attached], cards(fact.entries)
         return [] if held == listed else [f"{where}: {named} holds {', '.join(held) or '-'}, expected "

@@ -1,0 +1,62 @@
+"""Lines and ranges (War Vortex Night §5): where a ruleset declares `lines front, middle, back`, each card on
+the field stands in one line of its controller's side, its team's, the front being line 0. Two cards of a
+team are as far apart as their lines (|a - b|); between teams the way always runs through both fronts
+(a + 1 + b), for any number of teams; left and right never count. A card with a range reaches a target
+only at a distance its range allows, tested when the target is chosen and again when it resolves; and
+an empty line is filled at once from behind.
+"""
+
+from __future__ import annotations
+
+from runtime import query as q
+from runtime.state import Ctx, State
+
+
+def distance(s: State, a: int, b: int) -> int:
+    """Return the distance between two cards on the field (R-WVN-10, R-WVN-11)."""
+    ca, cb = s.cards[a], s.cards[b]
+    return abs(ca.line - cb.line) if ca.controller == cb.controller else ca.line + 1 + cb.line
+
+
+def reaches(reach: tuple, d: int) -> bool:
+    """Return whether a range reaches a distance: ('to', low, high) or ('set', d1, d2, ...)."""
+    kind, *values = reach
+    return values[0] <= d <= values[1] if kind == "to" else d in values
+
+
+def user(s: State, ctx: Ctx) -> int:
+    """Return the card an ability is used from: its source, or the card its source is attached to (an
+    action card performed from a character's table)."""
+    holder = s.cards[ctx.source].holder
+    return holder if holder >= 0 else ctx.source
+
+
+def in_range(s: State, ctx: Ctx, target: int) -> bool:
+    """Return whether an ability's card reaches a target card: always without lines, a range, or a user and
+    a target both on the field (a player, a card in a graveyard: no distance)."""
+    if not s.game.ruleset.lines or ctx.source < 0 or q.is_player(target):
+        return True
+    reach = s.game.cards[s.cards[ctx.source].name].range
+    who = user(s, ctx) if reach is not None else -1
+    if who < 0 or s.cards[who].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
+        return True
+    return reaches(reach, distance(s, who, target))
+
+
+def collapse(s: State) -> None:
+    """Fill each empty line at once from behind: every card behind it moves up a line, again and again
+    until no line in front of a filled one is empty (R-WVN-18, R-WVN-19)."""
+    names = s.game.ruleset.lines
+    for p in s.players:
+        field = [s.cards[cid] for cid in p.zones[q.ACTIVE_ZONE]]
+        while field and (gap := _first_gap(field)) is not None:
+            for c in field:
+                if c.line > gap:
+                    c.line -= 1
+                    s.say(f"{q.describe(s, c.id)} moves up to the {names[c.line]} line")
+
+
+def _first_gap(field: list) -> int | None:
+    """Return the first empty line in front of a filled one, or None."""
+    filled = {c.line for c in field}
+    return next((line for line in range(max(filled)) if line not in filled), None)
