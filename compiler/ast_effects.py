@@ -136,6 +136,15 @@ class EffectParts:
         count, _, sides = str(c[0]).partition("D")
         return n.PerformRolled(_loc(meta), n.Dice(_tloc(c[0]), _int(count), _int(sides) if sides else 6))
 
+    def normal_move(self, meta, c):
+        return n.NormalMove(_loc(meta))
+
+    def move_lines(self, meta, c):
+        return n.MoveLines(_loc(meta), c[0], _int(c[2]), c[1])
+
+    def move_way(self, meta, c):
+        return str(c[0])
+
     def reduce_directly(self, meta, c):
         return n.ReduceDirectly(_loc(meta), _name(c[0]), c[1], c[2])
 

@@ -35,6 +35,7 @@ def _effect_word_of(class_name: str) -> str:
              "Give": "give", "PutStatus": "put", "RemoveDamage": "remove damage", "MoveToEnd": "move",
              "CreateToken": "create", "Modify": "gets", "Restrict": "can't", "Grant": "has",
              "ReduceDamage": "damage to ... is reduced by", "Stage": "stage cards", "PerformRolled": "roll ... and perform",
+             "NormalMove": "the actor may move", "MoveLines": "move ... lines",
              "PlayStaged": "play staged", "AttackAll": "attacks", "SetResource": "set", "Delete": "delete",
              "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",

@@ -37,7 +37,7 @@ class EffectChecks:
         word = _effect_word(e)
         if spec.procedure and scope.owner != "ruleset":
             self.error("E106", f"'{word}' is a turn procedure; it belongs in a ruleset's turn", e)
-        elif isinstance(e, n.PerformRolled) and not self.sym.actor_turns:
+        elif isinstance(e, (n.PerformRolled, n.NormalMove)) and not self.sym.actor_turns:
             self.error("E106", f"'{word}' is the turn of a card; the ruleset's turns go to seats (say 'turns go "
                                "to KINDs in initiative order: ...')", e)
         if scope.static and not spec.static:
@@ -106,6 +106,8 @@ class EffectChecks:
             case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
                 self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
                                    f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.MoveLines() if not self.sym.lines and self.sym.ruleset is not None:
+                self.error("E106", "'move ... lines' moves cards between lines, and the ruleset has no 'lines' line", e)
             case n.Recover(value=stat) | n.ReduceDirectly(stat=stat) if not self.sym.battle:
                 self.lowered_stat(stat, _effect_word(e))
             case n.Modify(stat=stat) if self.sym.battle:

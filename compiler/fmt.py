@@ -356,6 +356,10 @@ def battle_effect(e: n.Effect) -> str:
             return _hit(e)
         case n.Recover(target=t, amount=a, value=value):
             return f"{obj(t)} {'recover' if _plural(t) else 'recovers'} {amount(a)} {value.value}"
+        case n.NormalMove():
+            return "the actor may move one line forward or back"
+        case n.MoveLines(target=t, count=count, way=way):
+            return f"move {obj(t)} {way} {count} {'line' if count == 1 else 'lines'}"
         case n.PerformRolled(dice=d):
             return f"roll {expr(d)} for the actor and perform its card of that face"
         case n.ReduceDirectly(stat=stat, target=t, amount=a):

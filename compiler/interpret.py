@@ -85,6 +85,8 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
         case n.ReduceDirectly(stat=stat, target=t, amount=a):
             objs = objects(t, env, rt)
             return "reduce_directly", [objs, value(a, env, rt), stat.value]
+        case n.MoveLines(target=t, count=count, way=way):
+            return "move_lines", [objects(t, env, rt), count, way]
         case n.Draw(player=p, amount=a):
             return "draw", [_you_or(p, env, rt), value(a, env, rt)]
         case n.Gain(player=p, amount=a, resource=r):
@@ -157,6 +159,8 @@ def _procedure_call(e: n.Effect, env: Env) -> tuple[str, list]:
             return "stage", []
         case n.PerformRolled(dice=d):
             return "perform_rolled", [d.count, d.sides]
+        case n.NormalMove():
+            return "normal_move", []
         case n.PlayStaged(kinds=kinds, order=order):
             return "play_staged", [tuple(kind_of(k.value, env.symbols.kinds) for k in kinds), _order(order)]
         case n.AttackAll(filter=f, order=order):
@@ -189,7 +193,7 @@ def perform(rt: Run, name: str, args: list) -> None:
         turns.announce_turn(rt.s, rt.ctx)
     elif name == "open_dealing":
         actions.open_dealing(rt.s, rt.ctx)
-    elif name in ("stage", "play_staged", "perform_rolled"):
+    elif name in ("stage", "play_staged", "perform_rolled", "normal_move"):
         getattr(turns, name)(rt.s, rt.ctx, *args)
     elif name in ("reveal", "put_into", "shuffle"):
         getattr(choices, name)(rt.s, rt.ctx, *args)

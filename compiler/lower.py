@@ -97,6 +97,10 @@ def effect(e: n.Effect, env: Env) -> str:
             return "turns.stage(s, ctx)"
         case n.PerformRolled(dice=d):
             return f"turns.perform_rolled(s, ctx, {d.count}, {d.sides})"
+        case n.NormalMove():
+            return "turns.normal_move(s, ctx)"
+        case n.MoveLines(target=t, count=count, way=way):
+            return f"fx.move_lines(s, ctx, {obj(t, env)}, {count}, {way!r})"
         case n.PlayStaged(kinds=kinds, order=order):
             names = tuple(singular(k.value, env.symbols.kinds) for k in kinds)
             return f"turns.play_staged(s, ctx, {names!r}, {order_code(order)})"

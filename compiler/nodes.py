@@ -707,6 +707,20 @@ class PerformRolled(Node):
 
 
 @dataclass(frozen=True)
+class NormalMove(Node):
+    """'the actor may move one line forward or back': the turn's card may step a line (or stay)."""
+
+
+@dataclass(frozen=True)
+class MoveLines(Node):
+    """'move target character back 2 lines': cards step lines of their own team, never past its ends."""
+
+    target: Object
+    count: int
+    way: str  # 'forward' or 'back'
+
+
+@dataclass(frozen=True)
 class ReduceDirectly(Node):
     """'reduce the hp of X directly by N': the stat damage lowers goes down by N, past every reduction."""
 
@@ -812,7 +826,7 @@ Effect = Union[
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
-    ReduceDirectly, PerformRolled, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
+    ReduceDirectly, PerformRolled, NormalMove, MoveLines, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
     RemoveClass, Choose, Reveal, PutInto, Shuffle,
 ]
 

@@ -16,7 +16,7 @@ from runtime.view import render_state
 def describe_action(s: State, a: Action) -> str:
     """Return how an action is written in logs and scenario scripts: 'stage Cinder Hound#12'."""
     kind, x = a
-    if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block"):
+    if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block", "stay", "move back", "move forward"):
         return kind
     return f"{kind} {q.describe(s, x)}"
 

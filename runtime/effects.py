@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from runtime import positions
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import at_once, round_number
@@ -332,6 +333,13 @@ def recover(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None
         if amount > healed:
             c.mods.append([stat, amount - healed, None])
         s.say(f"{q.describe(s, x)} recovers {amount} {stat} ({stat} {q.stat(s, x, stat)})")
+
+
+def move_lines(s: State, ctx: Ctx, objs: list[int], lines: int, way: str) -> None:
+    """Move cards some lines forward or back within their team's lines (runtime/positions.py)."""
+    for x in objs:
+        if not q.is_player(x):
+            positions.step(s, x, lines, way)
 
 
 def reduce_directly(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None:

@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any
 
-from runtime import actions, actors, choices, jokers, resolve, turns
+from runtime import actions, actors, choices, jokers, positions, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
@@ -281,6 +281,8 @@ def apply_action(s: State, action: Action) -> None:
         turns.declare_blocker(s, x if kind == "block" else None)
     elif kind in ("mulligan", "keep"):
         turns.mulligan(s, d["player"], kind == "mulligan")
+    elif d["kind"] == "move":
+        positions.answer_move(s, kind, x)
     elif d["kind"] == "choose":
         choices.answer(s, d["player"], x if kind == "choose" else None)
     elif kind in ("target", "done"):

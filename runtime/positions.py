@@ -43,6 +43,39 @@ def in_range(s: State, ctx: Ctx, target: int) -> bool:
     return reaches(reach, distance(s, who, target))
 
 
+def step(s: State, cid: int, lines: int, way: str) -> None:
+    """Move a card on the field some lines forward or back within its own team's lines (R-WVN-23, R-WVN-24:
+    no card enters another team's lines); the collapse check fills what it leaves empty."""
+    c, names = s.cards[cid], s.game.ruleset.lines
+    if c.zone != q.ACTIVE_ZONE or not names:
+        return
+    to = max(0, min(len(names) - 1, c.line + (lines if way == "back" else -lines)))
+    if to == c.line:
+        s.say(f"{q.describe(s, cid)} cannot move {way}")
+        return
+    c.line = to
+    s.say(f"{q.describe(s, cid)} moves {way} to the {names[to]} line")
+
+
+def offer_move(s: State, task: list) -> None:
+    """Task of 'the actor may move one line forward or back': ask its controller (once, before the roll)."""
+    actor = s.actor
+    if actor < 0 or s.cards[actor].zone != q.ACTIVE_ZONE:
+        return
+    last = len(s.game.ruleset.lines) - 1
+    ways = [w for w, ok in (("move forward", s.cards[actor].line > 0), ("move back", s.cards[actor].line < last)) if ok]
+    s.ask(task, s.cards[actor].controller, "move", [], choices=[[w, actor] for w in ways] + [["stay", actor]])
+
+
+def answer_move(s: State, kind: str, actor: int) -> None:
+    """Carry out the answer to the move decision."""
+    s.tasks.pop()
+    if kind == "stay":
+        s.say(f"{q.describe(s, actor)} stays in the {s.game.ruleset.lines[s.cards[actor].line]} line")
+    else:
+        step(s, actor, 1, kind.split()[1])
+
+
 def collapse(s: State) -> None:
     """Fill each empty line at once from behind: every card behind it moves up a line, again and again
     until no line in front of a filled one is empty (R-WVN-18, R-WVN-19)."""

@@ -150,6 +150,11 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
     actors.perform_rolled(s, ctx, count, sides)
 
 
+def normal_move(s: State, ctx: Ctx) -> None:
+    """Procedure: the card whose turn it is may move one line forward or back (runtime/positions.py)."""
+    s.tasks.append(["normal_move"])
+
+
 def stage(s: State, ctx: Ctx) -> None:
     """Procedure: the turn player picks cards from the hand to use this turn."""
     s.tasks.append(["stage", ctx.controller])
@@ -443,7 +448,7 @@ TASKS = {
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
     "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
     "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
-    "block_events": _block_events,
+    "block_events": _block_events, "normal_move": positions.offer_move,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
     "resolve_step": resolve.step_task, "resolved": resolve.resolved_task,
 }

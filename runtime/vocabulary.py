@@ -102,6 +102,8 @@ EFFECTS: dict[str, EffectSpec] = {
     "ReduceDamage": EffectSpec("reduce_damage", static=True),
     "Stage": EffectSpec("stage", procedure=True),
     "PerformRolled": EffectSpec("perform_rolled", procedure=True),
+    "NormalMove": EffectSpec("normal_move", procedure=True),
+    "MoveLines": EffectSpec("move_lines"),
     "PlayStaged": EffectSpec("play_staged", procedure=True),
     "AttackAll": EffectSpec("attack_all", procedure=True),
     "SetResource": EffectSpec("set_resource"),

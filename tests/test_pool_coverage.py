@@ -18,7 +18,7 @@ POOLS = sorted(p for p in [*(ROOT / "cards").iterdir(), *ROOT.glob("tests/rulese
 RULESET_ONLY = {"Stage", "PlayStaged", "AttackAll", "Attacker", "Blocker", "OrderKey", "Setting", "KindRule",
                 "ZoneDecl", "Step", "Phase", "Turn", "Battle", "TriggerOrder", "Checks", "LoseRule", "Ruleset",
                 "Variant", "Actions", "ActionItem", "TakeActions", "AnnounceTurn", "ChosenBlocker", "DealJokers",
-                "ActionRight", "Budget", "PerformRolled"}
+                "ActionRight", "Budget", "PerformRolled", "NormalMove"}
 # Marguerite's pool is the seed's closed list (75 swords, 13 states): these constructs serve exactly one
 # sword or state there (星霜剣 raises the turn, 共鳴剣 changes swords, Guard sets the damage, ...).
 CLOSED_POOL_ONCE = {"BuildFails", "ChangeSword", "HasClass", "MoveSword", "Power", "RaiseTurn", "Recover",
