@@ -23,6 +23,15 @@ class CardParts:
     def cost_item(self, meta, c):
         return n.CostItem(_loc(meta), _int(c[0]), _name(c[1]))
 
+    def cost_item_negative(self, meta, c):
+        return n.CostItem(_loc(meta), -_int(c[0]), _name(c[1]))
+
+    def requires_any(self, meta, c):
+        return n.RequiresDecl(_loc(meta), _name(c[0]), tuple(_name(x) for x in c[1:]), "any")
+
+    def requires_all(self, meta, c):
+        return n.RequiresDecl(_loc(meta), _name(c[0]), tuple(_name(x) for x in c[1:]), "all")
+
     def stats_decl(self, meta, c):
         return n.StatsDecl(_loc(meta), tuple(c))
 

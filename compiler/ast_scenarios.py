@@ -212,3 +212,20 @@ def _entries(found: list) -> tuple[sn.DeckEntry, ...]:
     if len(entries) == 1 and entries[0].count is None and entries[0].name.value == "-":
         return ()
     return entries
+
+
+class TeamParts:
+    """Callbacks for team files (character sheets)."""
+
+    def team_file(self, meta, c):
+        title = c[0] if c and isinstance(c[0], str) else None
+        return sn.TeamFile(_loc(meta), "", title, tuple(x for x in c if isinstance(x, sn.TeamCharacter)))
+
+    def team_title(self, meta, c):
+        return str(c[0])
+
+    def team_character(self, meta, c):
+        return sn.TeamCharacter(_loc(meta), _name(c[0]), _name(c[1]), tuple(c[2:]))
+
+    def team_face(self, meta, c):
+        return sn.TeamFace(_loc(meta), _word(c[0]), _name(c[1]))

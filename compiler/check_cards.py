@@ -73,7 +73,7 @@ class CardChecks:
                                f"{quoted_list(self.sym.kinds)}", card)
         for part_type, word in ((n.KindDecl, "kind"), (n.CostDecl, "cost"), (n.StatsDecl, "stats"),
                                 (n.TextDecl, "text"), (n.KeywordsDecl, "keywords"), (n.AttrsDecl, "attributes"),
-                                (n.TokenDecl, "token"), (n.RangeDecl, "range")):
+                                (n.TokenDecl, "token"), (n.RangeDecl, "range"), (n.RequiresDecl, "requires")):
             repeats = [p for p in card.parts if isinstance(p, part_type)][1:]
             for p in repeats:
                 self.error("E104", f"card '{card.name}' has '{word}' twice", p)
@@ -116,6 +116,8 @@ class CardChecks:
             case n.KeywordsDecl(items=items):
                 for k in items:
                     self.keyword_use(k)
+            case n.RequiresDecl(attr=attr):
+                self.known(attr, "attribute", self.sym.attributes)
             case n.RangeDecl(kind=kind, values=values):
                 if not self.sym.lines and self.sym.ruleset is not None:
                     self.error("E106", "a range is a distance between lines, and the ruleset has no 'lines' line", part)

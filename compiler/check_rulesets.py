@@ -164,6 +164,8 @@ class RulesetChecks:
             self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "damage lowers":
             self.known(names[0], "stat", self.sym.stats)
+        elif rule.key == "table rules":
+            self.known(names[0], "stat", self.sym.stats)
         elif rule.key == "collapse" and not self.sym.lines:
             self.error("E103", "'an empty line is filled at once from behind' needs a 'lines' line", rule)
         elif rule.key in ("actor turns", "start on field"):

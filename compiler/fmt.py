@@ -505,6 +505,8 @@ def card_part(p: n.CardPart) -> str:
             return "cost " + ", ".join(f"{i.amount} {i.resource.value}" for i in items)
         case n.StatsDecl(items=items):
             return "stats " + ", ".join(" / ".join([f"{i.stat.value} {i.value}", *map(str, i.higher)]) for i in items)
+        case n.RequiresDecl(attr=attr, values=values, mode=mode):
+            return f"requires {attr.value} " + f" {'or' if mode == 'any' else 'and'} ".join(v.value for v in values)
         case n.RangeDecl(kind="to", values=(0, high)):
             return f"range {high}"
         case n.RangeDecl(kind="to", values=(low, high)):
@@ -543,6 +545,9 @@ def setting(s: n.Setting) -> str:
             return "lines " + ", ".join(map(str, vals))
         case "collapse":
             return "an empty line is filled at once from behind."
+        case "table rules":
+            return (f"tables hold {vals[0]} cards in ascending cost, costing at most the {vals[1]} of their holder, "
+                    f"at most {vals[2]} of a name.")
         case "start on field":
             return f"every {vals[0]} starts on the field."
         case "elimination":

@@ -22,19 +22,20 @@ from compiler.parser import (
     parse_party,
     parse_replay,
     parse_scenario,
+    parse_team,
     sheet_tokens,
 )
 
 FORMATS = {".deck": "deck", ".sw": "party", ".scenario": "scenario", ".battle": "battle_scenario",
-           ".replay.json": "replay"}
+           ".team": "team", ".replay.json": "replay"}
 _PARSERS: dict[str, Callable[[str, str], tuple[Any, list[Diagnostic]]]] = {
     "deck": parse_deck, "party": parse_party, "scenario": parse_scenario,
-    "battle_scenario": parse_battle_scenario, "replay": parse_replay}
+    "battle_scenario": parse_battle_scenario, "team": parse_team, "replay": parse_replay}
 INDENT = "    "
 _NEWLINES = ("_NL", "_SNL")
 # Terminals whose text is free (a name, a log line): their characters never decide the spacing.
 _FREE = {"TEXT", "PIECE", "SC_ID", "ENTRY_NAME", "COUNT_NAME", "LINE_TEXT", "PARTY_NAME", "FIELD", "SWORD", "WORD",
-         "NUMBER", "COUNT", "ENTRY_COUNT", "PLAYER", "POSITION"}
+         "NUMBER", "COUNT", "ENTRY_COUNT", "PLAYER", "POSITION", "FACE"}
 _NO_SPACE_BEFORE = {":", "：", ",", "、", "，", "]", ")", "/", "[", "("}
 _NO_SPACE_AFTER = {"[", "(", "/"}
 _CANONICAL = {"：": ":", "、": ",", "，": ","}

@@ -547,6 +547,12 @@ class Card:
         self.token = bool(parts(n.TokenDecl))
         ranges = parts(n.RangeDecl)
         self.range = (ranges[0].kind, *ranges[0].values) if ranges else None
+        reqs = parts(n.RequiresDecl)
+        self.requires = (reqs[0].attr.value, reqs[0].mode, tuple(v.value for v in reqs[0].values)) if reqs else None
+        values: dict[str, tuple[str, ...]] = {}
+        for i in (i for d in parts(n.AttrsDecl) for i in d.items):
+            values[i.attr.value] = values.get(i.attr.value, ()) + (i.value.value,)
+        self.attribute_values = values if any(len(v) > 1 for v in values.values()) else {}
         self.abilities = abilities(card.abilities, symbols, where, {})
 
 
@@ -585,7 +591,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field", "lines", "collapse")
+                    "start_on_field", "lines", "collapse", "table_rules")
 
 
 class Ruleset:

@@ -399,6 +399,16 @@ def _parts(card: n.Card, kind: type) -> list:
     return [p for p in card.parts if isinstance(p, kind)]
 
 
+def attribute_values(card: n.Card) -> dict[str, tuple[str, ...]] | None:
+    """Return every value of each attribute, where the card gives one attribute several ('attributes element
+    moon, element shadow'), else None ('attributes' then says it all)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for d in _parts(card, n.AttrsDecl):
+        for i in d.items:
+            found[i.attr.value] = found.get(i.attr.value, ()) + (i.value.value,)
+    return found if any(len(v) > 1 for v in found.values()) else None
+
+
 def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
     """Return the template context of a card's class."""
     kind = _parts(card, n.KindDecl)[0].kind.value
@@ -420,6 +430,10 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
         fields.append(field_("token", "True"))
     for r in _parts(card, n.RangeDecl)[:1]:
         fields.append(field_("range", repr((r.kind, *r.values))))
+    for req in _parts(card, n.RequiresDecl)[:1]:
+        fields.append(field_("requires", repr((req.attr.value, req.mode, tuple(v.value for v in req.values)))))
+    if (values := attribute_values(card)) is not None:
+        fields.append(field_("attribute_values", repr(values)))
     inner, names = abilities(card.abilities, sym, where, "card", {})
     return {"name": name, "base": "CardDef", "fields": fields, "inner": inner,
             "functions": [], "late_fields": [field_("abilities", names)]}

@@ -960,6 +960,16 @@ class TokenDecl(Node):
 
 
 @dataclass(frozen=True)
+class RequiresDecl(Node):
+    """'requires element moon or shadow' (mode 'any') / '... moon and shadow' ('all'): a holder must have
+    one (or every) value of the attribute for the card to go in its table."""
+
+    attr: Name
+    values: tuple[Name, ...]
+    mode: str
+
+
+@dataclass(frozen=True)
 class RangeDecl(Node):
     """'range 3' (kind 'to', 0 to 3), 'range 3 to 5' ('to', 3 to 5), 'range [3][5]' ('set', 3 and 5)."""
 
@@ -987,7 +997,7 @@ class SwordsDecl(Node):
 
 
 CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl, NamesDecl,
-                 SubtargetDecl, SwordsDecl, RangeDecl]
+                 SubtargetDecl, SwordsDecl, RangeDecl, RequiresDecl]
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from compiler.ast_common import number_errors
 from compiler.ast_effects import EffectParts
 from compiler.ast_replays import ReplayParts
 from compiler.ast_rulesets import RulesetParts
-from compiler.ast_scenarios import BattleScenarioParts, ScenarioParts
+from compiler.ast_scenarios import BattleScenarioParts, ScenarioParts, TeamParts
 from compiler.ast_sheets import SheetParts
 from compiler.ast_terms import TermParts
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
@@ -390,16 +390,16 @@ def _parse_lines_with(lark: Lark, to_ast: Transformer, text: str, path: str,
 def _scenarios() -> Lark:
     """Return the parser of scenario and battle-scenario files (grammar/sheets.lark with the line postlex of
     compiler/sheet_lines.py, which makes indentation tokens), built once per process."""
-    return Lark(SHEETS.read_text(encoding="utf-8"), parser="lalr", start=["scenario", "battle_scenario"],
+    return Lark(SHEETS.read_text(encoding="utf-8"), parser="lalr", start=["scenario", "battle_scenario", "team"],
                 strict=True, propagate_positions=True, maybe_placeholders=False, postlex=sheet_lines.Lines())
 
 
 @v_args(meta=True)
-class _ScenariosToAst(ScenarioParts, BattleScenarioParts, SheetParts, Transformer):
-    """The Transformer of scenario files (card lists are deck entries)."""
+class _ScenariosToAst(ScenarioParts, BattleScenarioParts, TeamParts, SheetParts, Transformer):
+    """The Transformer of scenario and team files (card lists are deck entries)."""
 
 
-_take_callbacks(_ScenariosToAst, ScenarioParts, BattleScenarioParts, SheetParts)
+_take_callbacks(_ScenariosToAst, ScenarioParts, BattleScenarioParts, TeamParts, SheetParts)
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> tuple[sn.ScenarioFile, list[Diagnostic]]:
@@ -416,6 +416,13 @@ def parse_battle_scenario(text: str, path: str = "<battle>") -> tuple[sn.BattleF
     return battle, errors
 
 
+def parse_team(text: str, path: str = "<team>") -> tuple[sn.TeamFile, list[Diagnostic]]:
+    """Return the AST of a team file's lines that parse, and a syntax error for each line that does not."""
+    team, errors = _parse_lines(text, path, "team")
+    assert isinstance(team, sn.TeamFile)
+    return team, errors
+
+
 def _parse_lines(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnostic]]:
     """Return the AST of a scenario file and its syntax errors; a line that does not parse is left out."""
     return _parse_lines_with(_scenarios(), _ScenariosToAst(), text, path, start)
@@ -423,7 +430,7 @@ def _parse_lines(text: str, path: str, start: str) -> tuple[n.Node, list[Diagnos
 
 def sheet_tokens(text: str, start: str) -> list[Token]:
     """Return every token of a line-based file that parses, in order, indentation tokens included (for fmt)."""
-    lark = _scenarios() if start in ("scenario", "battle_scenario") else _sheets()
+    lark = _scenarios() if start in ("scenario", "battle_scenario", "team") else _sheets()
     return list(lark.parse_interactive(text, start=start).iter_parse())
 
 

@@ -20,7 +20,7 @@ from runtime.spelling import did_you_mean, quoted_list
 DESCRIBED: dict[str, str | None] = {
     "WORD": "a name", "NUMBER": "a number", "PLAYER": "a player (P1, P2, ...)",
     "POSITION": "a position (A1, B1, ...)", "TEXT": "text", "PIECE": "a log line", "SC_ID": "a scenario ID",
-    "ENTRY_NAME": "a card name", "COUNT_NAME": "a card name", "ENTRY_COUNT": None, "_SNL": "the end of the line",
+    "ENTRY_NAME": "a card name", "COUNT_NAME": "a card name", "FACE": "a face (1, 2, ...)", "ENTRY_COUNT": None, "_SNL": "the end of the line",
     "_INDENT": "an indented line", "_DEDENT": None, "$END": "the end of the file",
     # decks and party files
     "COUNT": None, "LINE_TEXT": "a card name", "_NL": "the end of the line", "PARTY_NAME": "a swordsman's name",
@@ -29,7 +29,8 @@ DESCRIBED: dict[str, str | None] = {
     "J_STRING": "a string", "J_NUMBER": "a number", "J_NL": None,
 }
 OUTSIDE = {"scenario": "an indented line outside a section (setup:, choices:, expect:, transcript:)",
-           "battle_scenario": "an indented line; the lines of a battle scenario start at the start of the line"}
+           "battle_scenario": "an indented line; the lines of a battle scenario start at the start of the line",
+           "team": "an indented line outside a character; a table's faces go under 'character NAME, LINE'"}
 MAX_ERRORS = 25  # per file, as for card files
 FURTHER = "a line indented further than the line above it; only the lines under 'log in order:' are"
 

@@ -375,6 +375,33 @@ class BattleFile(Node):
     lines: tuple[BLine, ...] = ()
 
 
+# ---------------------------------------------------------------- team files (docs/teams.md)
+
+
+@dataclass(frozen=True)
+class TeamFace(Node):
+    """'3: Ember Jab': the card on a face of the action die."""
+
+    face: Word
+    card: Name
+
+
+@dataclass(frozen=True)
+class TeamCharacter(Node):
+    """'character Kaito the Ember, front' and its faces."""
+
+    name: Name
+    line: Name
+    faces: tuple[TeamFace, ...]
+
+
+@dataclass(frozen=True)
+class TeamFile(Node):
+    path: str = field(compare=False)
+    title: str | None = None
+    characters: tuple[TeamCharacter, ...] = ()
+
+
 # ---------------------------------------------------------------- replay files: JSON (grammar/sheets.lark `replay`)
 # Strings and numbers are kept as written (with their quotes, escapes and digits); compiler/replay_files.py
 # reads them, so a bad escape or a number past its bound is located at the character that is wrong.

@@ -15,10 +15,19 @@ Pred = Callable[[Any, Any, int], bool]
 
 @dataclass(frozen=True)
 class Entry:
-    """A deck entry with cards attached to it, in order (a character and its action table by face)."""
+    """A deck entry with cards attached to it, in order (a character and its action table by face), and the
+    line it stands in where it starts on the field (0: the front)."""
 
     name: str
     attached: tuple[str, ...] = ()
+    line: int = 0
+
+
+def values_of(card: Any, attr: str) -> tuple[str, ...]:
+    """Return every value a card definition has of an attribute ('element' -> ('moon', 'shadow'))."""
+    if attr in card.attribute_values:
+        return tuple(card.attribute_values[attr])
+    return (card.attributes[attr],) if attr in card.attributes else ()
 
 
 def entry_names(deck: list) -> list[str]:
@@ -157,6 +166,9 @@ class CardDef:
     subtarget: ClassVar[bool] = False
     swords: ClassVar[tuple[str, ...]] = ()
     range: ClassVar[tuple | None] = None  # ('to', low, high) or ('set', d, ...): distances it reaches; None: any
+    # 'requires element moon or shadow': (attribute, 'any' or 'all', values) a holder must have; None: any holder
+    requires: ClassVar[tuple | None] = None
+    attribute_values: ClassVar[dict[str, tuple[str, ...]]] = {}  # where an attribute has several values
 
     def each_target(self, s: Any, ctx: Any) -> None:
         """Carry out a sword's effect on one target, once (a hit with its tight and loose sentences)."""
@@ -269,6 +281,8 @@ class RulesetDef:
     actor_turns: ClassVar[tuple] = ()
     start_on_field: ClassVar[tuple[str, ...]] = ()
     lines: ClassVar[tuple[str, ...]] = ()  # 'lines front, middle, back': each team's lines, front first
+    # 'tables hold 6 cards in ascending cost, costing at most the ap of their holder, at most 2 of a name.'
+    table_rules: ClassVar[tuple | None] = None  # (cards, the holder's budget stat, copies of a name)
     collapse: ClassVar[bool] = False  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one

@@ -127,8 +127,10 @@ class Game:
             if jokers.is_joker(self, name):
                 continue
             cid = self.add_card(s, name, p, "field" if self.cards[name].kind in self.ruleset.start_on_field else "deck")
-            for held in entry.attached if isinstance(entry, Entry) else ():
-                self.attach(s, cid, held)
+            if isinstance(entry, Entry):
+                s.cards[cid].line = entry.line
+                for held in entry.attached:
+                    self.attach(s, cid, held)
         jokers.set_aside(self, s, p)
         s.rng.shuffle(s.players[p].zones["deck"])
 

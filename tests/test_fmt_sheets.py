@@ -18,7 +18,7 @@ from tests.test_parties import Case, cases_of
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "fmt" / "cases.txt"
 KINDS = {"deck": ("deck", "deck"), "party": ("party", "sw"), "scenario": ("scenario", "scenario"),
-         "battle": ("battle_scenario", "battle"), "replay": ("replay", "replay.json")}
+         "battle": ("battle_scenario", "battle"), "team": ("team", "team"), "replay": ("replay", "replay.json")}
 
 
 def render_case(case: Case) -> str:

@@ -20,8 +20,10 @@ from compiler.fmt_sheets import format_sheet
 from compiler.party_files import parse_party
 from compiler.replay_files import check_game, read_replay
 from compiler.sheets import DeckRules, deck_rules, read_deck
+from compiler.team_files import read_team
 from runtime.battle.rules import load_rules
 from runtime.load import load_game
+from tests.test_differential import interpreted
 from tools.battle.scenario import parse_scenario as parse_battle
 from tools.scenario import scenario_from_text
 
@@ -45,6 +47,7 @@ SAMPLES = {
     + _files("tests/scenarios/simple_duel/cards/*.scenario")[:3],
     "battle": _files("tests/battles/marguerite/R-MG-0*.battle")[:4],
     "replay": _files("tests/replays/*.replay.json")[:3],
+    "team": _files("tests/rulesets/melee/cards/melee/teams/*.team")[:3],
 }
 
 
@@ -54,12 +57,14 @@ def _readers() -> dict[str, Callable[[str, str], object]]:
     # the sample decks are of two rulesets: their cards together, no size (a size error is located anyway)
     known = deck_rules(load_game("simple_duel")).known | deck_rules(load_game("code_of_joker")).known
     rulesets = {p.name for p in (ROOT / "cards").iterdir() if p.is_dir()}
+    melee = interpreted(ROOT, ROOT / "tests" / "rulesets" / "melee" / "cards" / "melee")  # a test ruleset with teams
     return {
         "deck": lambda text, path: read_deck(text, path, DeckRules(known)),
         "party": lambda text, path: parse_party(text, path, rules.spellings),
         "scenario": lambda text, path: scenario_from_text(text, path, rulesets),
         "battle": lambda text, path: parse_battle(text, path, rules),
         "replay": lambda text, path: _read_replay(text, path, rulesets),
+        "team": lambda text, path: read_team(text, path, melee),
     }
 
 
@@ -74,7 +79,7 @@ def _read_replay(text: str, path: str, rulesets: set[str]) -> object:
 
 READERS = _readers()
 FMT_KINDS = {"deck": "deck", "party": "party", "scenario": "scenario", "battle": "battle_scenario",
-             "replay": "replay"}
+             "replay": "replay", "team": "team"}
 
 
 def _formatted(text: str, path: str, kind: str, twice: bool) -> None:

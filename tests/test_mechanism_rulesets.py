@@ -14,6 +14,7 @@ import pytest
 
 from compiler.build import build
 from compiler.sheets import DeckRules, load_deck
+from compiler.team_files import load_team
 from runtime import engine
 from runtime.agents import RandomAgent
 from runtime.engine import Game
@@ -50,6 +51,14 @@ def _deck(game: Game, name: str) -> list[str]:
     return load_deck(FOLDER / name / "cards" / name / "decks" / "mixed.deck", DeckRules(known, game.ruleset.deck_size))
 
 
+def _decks(game: Game, name: str, players: int, seed: int) -> list[list]:
+    """Return the decks of a game: a ruleset's team files in turn where it has them, else its mixed deck."""
+    teams = sorted((FOLDER / name / "cards" / name / "teams").glob("*.team"))
+    if not teams:
+        return [_deck(game, name)] * players
+    return [load_team(teams[(seed + k) % len(teams)], game) for k in range(players)]
+
+
 @pytest.mark.parametrize(("name", "path"), SCENARIOS, ids=[f"{n}/{p.stem}" for n, p in SCENARIOS])
 def test_scenario(games, name: str, path: Path):
     outcome = run_scenario(read_scenario(path), games[name])
@@ -69,10 +78,9 @@ def test_every_ruleset_has_scenarios_and_a_failure_case():
 @pytest.mark.parametrize("name", RULESETS)
 def test_random_games_keep_the_invariants(games, name: str):
     game = games[name]
-    deck = _deck(game, name)
     rolled = left = 0
     for seed in range(30):
-        s = game.new_game([deck] * (2 + seed % 2), seed)  # games of two and of three players
+        s = game.new_game(_decks(game, name, 2 + seed % 2, seed), seed)  # games of two and of three players
         agents = [RandomAgent(seed * 3 + k) for k in range(len(s.players))]
         while not engine.is_terminal(s):
             engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
@@ -85,9 +93,8 @@ def test_random_games_keep_the_invariants(games, name: str):
 @pytest.mark.parametrize("name", RULESETS)
 def test_the_reference_interpreter_plays_the_same_games_and_scenarios(project, games, name: str):
     game, interp = games[name], interpreted(project, project / "cards" / name)
-    deck = _deck(game, name)
     for seed in range(20):
-        assert_same_game(game, interp, [deck, deck[::-1], deck][:2 + seed % 2], seed)
+        assert_same_game(game, interp, _decks(game, name, 2 + seed % 2, seed), seed)
     for ruleset, path in SCENARIOS:
         if ruleset == name:
             compiled, read = (run_scenario(read_scenario(path), g) for g in (game, interp))
@@ -96,7 +103,7 @@ def test_the_reference_interpreter_plays_the_same_games_and_scenarios(project, g
 
 def test_a_turn_player_who_leaves_ends_their_turn_there(games):
     game = games["skirmish"]
-    s = game.new_game([_deck(game, "skirmish")] * 3, 5)
+    s = game.new_game(_decks(game, "skirmish", 3, 5), 5)
     while s.decision is None or s.decision["player"] != s.active:
         engine.apply_action(s, engine.legal_actions(s)[0])
     leaving, turn = s.active, s.turn

@@ -70,7 +70,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             status = 1
             continue
         if pretty is None:
-            print(f"cardc fmt: {path}: not a file cardc formats (.card, .deck, .sw, .scenario, .battle, "
+            print(f"cardc fmt: {path}: not a file cardc formats (.card, .deck, .sw, .scenario, .battle, .team, "
                   ".replay.json)", file=sys.stderr)
             status = max(status, 2)
         elif not args.write:
@@ -109,11 +109,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if _automatic(args.ruleset):
         return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
-    if args.parties:
+    teams = [p for p in args.parties if p.endswith(".team")]
+    if len(teams) != len(args.parties):
         print("error: party files are for rulesets with automatic battles; use --deck", file=sys.stderr)
         return 2
 
-    return play_command(args.root, args.ruleset, args.seed, args.deck, args.human, args.agent,
+    return play_command(args.root, args.ruleset, args.seed, args.deck + teams, args.human, args.agent,
                         _options(args))
 
 
@@ -230,7 +231,8 @@ def parser() -> argparse.ArgumentParser:
     f.set_defaults(func=cmd_fmt)
     pl = sub.add_parser("play", help="play a game and print its log")
     pl.add_argument("ruleset")
-    pl.add_argument("parties", nargs="*", help="automatic battles: the two party files (*.sw)")
+    pl.add_argument("parties", nargs="*", help="automatic battles: the two party files (*.sw); rulesets of teams: "
+                                               "the team files (*.team), one a player")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--deck", action="append", default=[], help="deck name or file (give one per player)")
     pl.add_argument("--human", type=int, action="append", default=[], help="player number played by you")

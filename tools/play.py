@@ -7,16 +7,19 @@ from pathlib import Path
 
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.sheets import deck_rules, load_deck
+from compiler.team_files import load_team
 from runtime import engine
 from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
+from runtime.defs import entry_names
 from runtime.engine import Game
 from runtime.load import load_game
 
 
 def deck_path(root: Path, ruleset: str, name: str) -> Path:
-    """Return the file a deck argument names: a path, or a deck of cards/<ruleset>/decks/."""
+    """Return the file a deck argument names: a path (a deck or a team file), or a deck of
+    cards/<ruleset>/decks/."""
     given = Path(name)
-    if given.suffix == ".deck" or given.exists():
+    if given.suffix in (".deck", ".team") or given.exists():
         return given
     return root / "cards" / ruleset / "decks" / f"{name}.deck"
 
@@ -33,12 +36,17 @@ def default_decks(root: Path, game: Game) -> list[str]:
     return legal[:2]
 
 
-def _refused(game: Game, paths: list[Path], lists: list[list[str]]) -> list[Diagnostic]:
+def _read(path: Path, game: Game) -> list:
+    """Return a player's deck: a team file's entries (characters and their tables), or a deck file's names."""
+    return load_team(path, game) if path.suffix == ".team" else load_deck(path, deck_rules(game))
+
+
+def _refused(game: Game, paths: list[Path], lists: list[list]) -> list[Diagnostic]:
     """Return what the rules refuse in decks that read well (jokers, banned keywords, an empty deck under
     rules with no size), each located at its deck file, so that none reaches the user unlocated."""
     files = dict(zip(paths, lists, strict=True))  # one deck file given for both players is reported once
     return [Diagnostic("E201", problem, str(path), 1, 1) for path, deck in files.items()
-            for problem in game.check_deck(deck)]
+            for problem in game.check_deck(entry_names(deck))]
 
 
 def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
@@ -55,7 +63,7 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
         names = names * 2
     # a deck file's problems are a CompileError, printed located by the CLI (exit 1)
     paths = [deck_path(root, ruleset, d) for d in names]
-    lists = [load_deck(path, deck_rules(game)) for path in paths]
+    lists = [_read(path, game) for path in paths]
     refused = _refused(game, paths, lists)
     if refused:
         raise CompileError(refused)
