@@ -59,6 +59,9 @@ class RulesetParts:
         count, _, sides = str(c[1]).partition("D")
         return _setting(meta, "actor turns", [_name(c[0]), _int(count), _int(sides) if sides else 6])
 
+    def stalemate(self, meta, c):
+        return _setting(meta, "stalemate", [])
+
     def table_rules(self, meta, c):
         return _setting(meta, "table rules", [_int(c[0]), _name(c[1]), _int(c[2])])
 

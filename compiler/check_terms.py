@@ -119,7 +119,7 @@ class TermChecks:
         elif self.sym.battle:
             self.error("E106", "automatic battles have no chance: dice belong to card games", d)
         elif not 1 <= d.count <= v.MAX_DICE or not 2 <= d.sides <= v.MAX_FACES:
-            self.error("E105", f"'{d.count}D{d.sides if d.sides != 6 else ''}': roll 1 to {v.MAX_DICE} dice of "
+            self.error("E105", f"'{v.dice_text(d.count, d.sides)}': roll 1 to {v.MAX_DICE} dice of "
                                f"2 to {v.MAX_FACES} faces", d)
         scope.rolls += 1
 

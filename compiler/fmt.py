@@ -12,6 +12,7 @@ from dataclasses import replace
 from compiler import nodes as n
 from compiler.parser import _keywords as keywords
 from compiler.parser import parse
+from runtime import vocabulary as v
 
 IND = "    "
 # names that "each" would read as the start of another phrase ("each player", "each sword of X")
@@ -93,7 +94,7 @@ def expr(e: n.Expr) -> str:
         case n.HitDamage():
             return "the damage"
         case n.Dice(count=count, sides=sides):
-            return f"{count}D{sides if sides != 6 else ''}"
+            return v.dice_text(count, sides)
         case n.TheRoll():
             return "the roll"
     raise TypeError(f"not an expression: {e!r}")
@@ -506,13 +507,13 @@ def card_part(p: n.CardPart) -> str:
         case n.StatsDecl(items=items):
             return "stats " + ", ".join(" / ".join([f"{i.stat.value} {i.value}", *map(str, i.higher)]) for i in items)
         case n.RequiresDecl(attr=attr, values=values, mode=mode):
-            return f"requires {attr.value} " + f" {'or' if mode == 'any' else 'and'} ".join(v.value for v in values)
+            return f"requires {attr.value} " + f" {'or' if mode == 'any' else 'and'} ".join(x.value for x in values)
         case n.RangeDecl(kind="to", values=(0, high)):
             return f"range {high}"
         case n.RangeDecl(kind="to", values=(low, high)):
             return f"range {low} to {high}"
         case n.RangeDecl(values=values):
-            return "range " + "".join(f"[{v}]" for v in values)
+            return "range " + "".join(f"[{d}]" for d in values)
         case n.AttrsDecl(items=items):
             return "attributes " + ", ".join(f"{i.attr.value} {i.value.value}" for i in items)
         case n.KeywordsDecl(items=items):
@@ -532,19 +533,21 @@ def card_part(p: n.CardPart) -> str:
 
 
 def setting(s: n.Setting) -> str:
-    vals = [v.value if isinstance(v, n.Name) else v for v in s.values]
+    vals = [x.value if isinstance(x, n.Name) else x for x in s.values]
     match s.key:
         case "title":
             return f"title {_string(str(vals[0]))}"
         case "players":
             return f"players {vals[0]}" + (f" to {vals[1]}" if len(vals) > 1 else "")
         case "actor turns":
-            dice = f"{vals[1]}D{vals[2] if vals[2] != 6 else ''}"
+            dice = v.dice_text(int(vals[1]), int(vals[2]))
             return f"turns go to {vals[0]} in initiative order: each rolls {dice}, highest first, ties roll again."
         case "lines":
             return "lines " + ", ".join(map(str, vals))
         case "collapse":
             return "an empty line is filled at once from behind."
+        case "stalemate":
+            return "out of range, damage still reaches a card with no card in the lines between, less the shortfall."
         case "table rules":
             return (f"tables hold {vals[0]} cards in ascending cost, costing at most the {vals[1]} of their holder, "
                     f"at most {vals[2]} of a name.")

@@ -202,7 +202,10 @@ def perform(rt: Run, name: str, args: list) -> None:
 
 
 def do(e: n.Effect, env: Env, rt: Walk) -> None:
-    """Carry out one effect (on a dry walk: only number what it names)."""
+    """Carry out one effect (on a dry walk: only number what it names); under the anti-stalemate rule, with
+    a target reached only by it, only damage and direct reduction happen (lower._effect_parts)."""
+    if rt is not None and env.symbols.stalemate and rt.ctx.far and not isinstance(e, (n.DealDamage, n.ReduceDirectly)):
+        rt = None  # skipped: walked dry, so that what it names is numbered all the same, and nothing rolls
     name, args = effect_call(e, env, rt)
     if rt is not None:
         perform(rt, name, args)
@@ -395,6 +398,8 @@ class Ability:
         self.event = self.phase = ""
         self.scope = Scope("this")
         self.has_condition = False
+        self.hurts = symbols.stalemate and not isinstance(a, n.Static) and \
+            any(isinstance(e, (n.DealDamage, n.ReduceDirectly)) for st in a.body for e in st.effects)
         self.statics: tuple[StaticEffect, ...] = ()
         self.steps: tuple = ()
         env = Env(symbols, dict(params))
@@ -591,7 +596,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field", "lines", "collapse", "table_rules")
+                    "start_on_field", "lines", "collapse", "table_rules", "stalemate")
 
 
 class Ruleset:

@@ -183,6 +183,14 @@ def steps(sentences: tuple[n.Sentence, ...], env: Env) -> list[list[str]]:
     return [lines for lines in out if lines] or [["pass"]]
 
 
+HURTING = (n.DealDamage, n.ReduceDirectly)  # what the anti-stalemate rule lets reach past a range
+
+
+def hurts(sentences: tuple[n.Sentence, ...]) -> bool:
+    """Return whether a body deals damage or reduces a value directly."""
+    return any(isinstance(e, HURTING) for sentence in sentences for e in sentence.effects)
+
+
 def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
     """Return the straight-line code of a body that runs at once (ruleset sentences, battle parts)."""
     return [line for step in steps(sentences, env) for line in step if line != "pass"] or ["pass"]
@@ -256,7 +264,10 @@ def _effect_parts(effects: tuple[n.Effect, ...], env: Env) -> list[list[str]]:
     parts: list[list[str]] = [[]]
     for e in effects:
         if not isinstance(e, (n.Choose, n.Discard)) or not n.asks(e):
-            parts[-1].append(effect(e, env))
+            if env.symbols.stalemate and not isinstance(e, HURTING):  # only damage reaches past the range
+                parts[-1] += ["if not ctx.far:", "    " + effect(e, env)]
+            else:
+                parts[-1].append(effect(e, env))
             continue
         parts[-1].append(_choice(e, env))
         slot = len(env.choices) - 1
@@ -318,6 +329,8 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
         name = class_name("At " + (a.phase.value + " phase" if a.phase else "turn start"), taken)
     else:
         base, name = "SpellEffect", class_name("Effect", taken)
+    if env.symbols.stalemate and hurts(a.body):
+        fields.append(field_("hurts", "True"))
     condition = getattr(a, "condition", None)
     if condition is not None:
         fields.append(field_("has_condition", "True"))

@@ -119,6 +119,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["lines"] = tuple(map(str, vals))
         case "collapse":
             out["collapse"] = True
+        case "stalemate":
+            out["stalemate"] = True
         case "table rules":
             out["table_rules"] = (vals[0], str(vals[1]), vals[2])
         case "start on field":

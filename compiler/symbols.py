@@ -51,6 +51,7 @@ class Symbols:
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
     lines: tuple[str, ...] = ()  # 'lines front, middle, back'
+    stalemate: bool = False  # 'out of range, damage still reaches ...': the anti-stalemate rule
     actor_turns: bool = False  # 'turns go to KINDs in initiative order: ...'
     damage_lowers: str = ""  # 'damage lowers hp': the stat damage counts against (recovered, reduced directly)
     # attribute -> the values cards print for it, in first-use order ('colour' -> 'red', 'blue', ...);
@@ -131,6 +132,8 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.max_level = int(str(rule.values[1]))
         elif isinstance(rule, n.Setting) and rule.key == "automatic":
             sym.battle = True
+        elif isinstance(rule, n.Setting) and rule.key == "stalemate":
+            sym.stalemate = True
         elif isinstance(rule, n.Setting) and rule.key == "actor turns":
             sym.actor_turns = True
         elif isinstance(rule, n.Setting) and rule.key == "lines":

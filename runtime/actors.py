@@ -10,6 +10,7 @@ from __future__ import annotations
 from runtime import query as q
 from runtime import resolve
 from runtime.state import Ctx, State
+from runtime.vocabulary import dice_text
 
 
 def roll_initiative(s: State) -> None:
@@ -28,7 +29,7 @@ def _ranked(s: State, actors: list[int]) -> list[int]:
     for cid in actors:
         faces = [s.die(sides) for _ in range(count)]
         rolls[cid] = sum(faces)
-        s.say(f"{q.describe(s, cid)} rolls {count}D{sides if sides != 6 else ''} for initiative: {rolls[cid]}")
+        s.say(f"{q.describe(s, cid)} rolls {dice_text(count, sides)} for initiative: {rolls[cid]}")
     order: list[int] = []
     for value in sorted(set(rolls.values()), reverse=True):
         tied = [cid for cid in actors if rolls[cid] == value]
@@ -65,7 +66,7 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
         s.say(f"{q.describe(s, actor)} has no cards to perform")
         return
     face = sum(s.die(sides) for _ in range(count))
-    s.say(f"{q.describe(s, actor)} rolls {count}D{sides if sides != 6 else ''}: {face}")
+    s.say(f"{q.describe(s, actor)} rolls {dice_text(count, sides)}: {face}")
     card = table[face - 1] if 1 <= face <= len(table) else None
     if card is None or s.cards[card].face_down:
         s.say(f"{q.describe(s, actor)} does nothing this turn")

@@ -117,6 +117,7 @@ class Ability:
     mays: ClassVar[tuple[MaySpec, ...]] = ()
     statics: ClassVar[tuple[StaticEffect, ...]] = ()
     has_condition: ClassVar[bool] = False
+    hurts: ClassVar[bool] = False  # it deals damage or reduces a value directly (the anti-stalemate rule)
     # The steps of its resolution, run one task each so that choices and interrupts can come between
     # them (docs/language.md 2.2.1); empty: one step, `resolve`.
     steps: ClassVar[tuple[Callable[[Any, Any, Any], None], ...]] = ()
@@ -283,7 +284,8 @@ class RulesetDef:
     lines: ClassVar[tuple[str, ...]] = ()  # 'lines front, middle, back': each team's lines, front first
     # 'tables hold 6 cards in ascending cost, costing at most the ap of their holder, at most 2 of a name.'
     table_rules: ClassVar[tuple | None] = None  # (cards, the holder's budget stat, copies of a name)
-    collapse: ClassVar[bool] = False  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
+    collapse: ClassVar[bool] = False
+    stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
     damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)

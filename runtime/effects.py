@@ -14,7 +14,7 @@ from runtime.defs import Ability, Filter
 from runtime.ending import at_once, round_number
 from runtime.state import Ctx, State
 from runtime.triggers import emit
-from runtime.vocabulary import CARD_STATES, MAX_AT_ONCE, MAX_VALUE, RESTRICTIONS
+from runtime.vocabulary import CARD_STATES, MAX_AT_ONCE, MAX_VALUE, RESTRICTIONS, dice_text
 
 # ---------------------------------------------------------------- objects
 
@@ -284,7 +284,7 @@ def roll(s: State, ctx: Ctx, count: int, sides: int) -> int:
     faces = [s.die(sides) for _ in range(count)]
     who = q.describe(s, ctx.source) if ctx.source >= 0 else f"P{ctx.controller + 1}"
     shown = f"{' + '.join(map(str, faces))} = {sum(faces)}" if count > 1 else str(faces[0])
-    s.say(f"{who} rolls {count}D{sides if sides != 6 else ''}: {shown}")
+    s.say(f"{who} rolls {dice_text(count, sides)}: {shown}")
     ctx.rolled = sum(faces)
     return ctx.rolled
 
@@ -308,7 +308,7 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
                 continue
-            taken = q.damage_taken(s, ctx, x, amount)
+            taken = q.damage_taken(s, ctx, x, _short(ctx, x, amount))
             took, dealt = taken is not None and taken >= s.game.ruleset.damage_threshold, taken or 0
             if took:
                 s.cards[x].damage += dealt
@@ -344,12 +344,18 @@ def move_lines(s: State, ctx: Ctx, objs: list[int], lines: int, way: str) -> Non
 
 def reduce_directly(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None:
     """Lower the stat damage lowers by an amount, past every reduction and protection: not damage."""
-    amount = max(bounded(s, amount), 0)
+    amount = bounded(s, amount)
     for x in objs:
         if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
             continue
-        s.cards[x].damage += amount
-        s.say(f"{q.describe(s, x)}'s {stat} is reduced directly by {amount} ({stat} {q.stat(s, x, stat)})")
+        lowered = max(_short(ctx, x, amount), 0)
+        s.cards[x].damage += lowered
+        s.say(f"{q.describe(s, x)}'s {stat} is reduced directly by {lowered} ({stat} {q.stat(s, x, stat)})")
+
+
+def _short(ctx: Ctx, x: int, amount: int) -> int:
+    """Return an amount less the shortfall of a target only the anti-stalemate rule reaches (R-WVN-25)."""
+    return amount - next((k for cid, k in ctx.far if cid == x), 0)
 
 
 def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:

@@ -9,6 +9,7 @@ an empty line is filled at once from behind.
 from __future__ import annotations
 
 from runtime import query as q
+from runtime.defs import Ability
 from runtime.state import Ctx, State
 
 
@@ -31,16 +32,41 @@ def user(s: State, ctx: Ctx) -> int:
     return holder if holder >= 0 else ctx.source
 
 
-def in_range(s: State, ctx: Ctx, target: int) -> bool:
+def in_range(s: State, ab: Ability, ctx: Ctx, target: int) -> bool:
     """Return whether an ability's card reaches a target card: always without lines, a range, or a user and
-    a target both on the field (a player, a card in a graveyard: no distance)."""
+    a target both on the field (a player, a card in a graveyard: no distance); past its range, where the
+    anti-stalemate rule lets it (shortfall)."""
+    return shortfall(s, ab, ctx, target) is not None
+
+
+def shortfall(s: State, ab: Ability, ctx: Ctx, target: int) -> int | None:
+    """Return how far short of a target an ability's range falls: 0 in range, N > 0 where only the
+    anti-stalemate rule reaches it (R-WVN-25 to R-WVN-29), None where nothing does."""
     if not s.game.ruleset.lines or ctx.source < 0 or q.is_player(target):
-        return True
+        return 0
     reach = s.game.cards[s.cards[ctx.source].name].range
     who = user(s, ctx) if reach is not None else -1
     if who < 0 or s.cards[who].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
-        return True
-    return reaches(reach, distance(s, who, target))
+        return 0
+    d = distance(s, who, target)
+    if reaches(reach, d):
+        return 0
+    furthest = reach[2] if reach[0] == "to" else max(reach[1:])
+    if s.game.ruleset.stalemate and ab.hurts and d > furthest and _clear_between(s, who, target):
+        return d - furthest
+    return None
+
+
+def _clear_between(s: State, a: int, b: int) -> bool:
+    """Return whether no card on the field stands in a line between two cards: of a team, the lines between
+    theirs; between teams, the lines in front of each (the way runs through both fronts)."""
+    ca, cb = s.cards[a], s.cards[b]
+    if ca.controller == cb.controller:
+        between = {(ca.controller, k) for k in range(min(ca.line, cb.line) + 1, max(ca.line, cb.line))}
+    else:
+        between = {(ca.controller, k) for k in range(ca.line)} | {(cb.controller, k) for k in range(cb.line)}
+    return not any((s.cards[cid].controller, s.cards[cid].line) in between
+                   for p in s.players for cid in p.zones[q.ACTIVE_ZONE])
 
 
 def step(s: State, cid: int, lines: int, way: str) -> None:

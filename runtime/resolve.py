@@ -18,7 +18,7 @@ from runtime.triggers import announce, find_item
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
     """Return the objects a target slot may legally name now."""
     return [x for x in q.select(s, ab, ctx, spec.filter)
-            if q.is_player(x) or (q.targetable(s, ctx, x) and positions.in_range(s, ctx, x))]
+            if q.is_player(x) or (q.targetable(s, ctx, x) and positions.in_range(s, ab, ctx, x))]
 
 
 def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:
@@ -227,6 +227,9 @@ def resolve_task(s: State, task: list) -> None:
     if ab.has_condition and not ab.condition(s, ctx):
         s.say(f"{q.shown(s, ctx.source)}: the condition no longer holds")
         return
+    if ab.hurts:  # the anti-stalemate rule: targets past the range, and by how much (positions.shortfall)
+        ctx.far = [[x, k] for slot in ctx.targets for x, _ in slot if not q.is_player(x)
+                   and (k := positions.shortfall(s, ab, ctx, x) or 0) > 0]
     _resolve(s, ab, ctx)
 
 

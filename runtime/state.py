@@ -72,6 +72,7 @@ class Ctx:
     runs: bool = True  # a sentence cut by a choice: whether its guard held when it began
     chosen: list = field(default_factory=list)  # per choice slot: the ids chosen while resolving
     rolled: int = 0  # the total of the last dice this ability rolled ('the roll')
+    far: list = field(default_factory=list)  # [card, shortfall]: targets only the anti-stalemate rule reaches
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""

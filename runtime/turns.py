@@ -19,17 +19,14 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     With from_phase (scenarios), the turn starts at that phase: earlier phases are skipped.
     """
     rs = s.game.ruleset
-    if past_round_limit(s) or (rs.actor_turns and not _next_actor(s)):
+    if past_round_limit(s) or not _pass_the_turn(s):
         return
-    if not rs.actor_turns:
-        s.active = q.next_seat(s, s.active)
     s.turn += 1
     s.players[s.active].turns_taken += 1
     s.phase = s.step = ""
-    if rs.actor_turns:
-        s.say(f"turn {s.turn} begins: {q.describe(s, s.actor)} of P{s.active + 1} ({s.cards[s.actor].turns})")
-    else:
-        s.say(f"turn {s.turn} begins: P{s.active + 1} ({s.players[s.active].turns_taken})")
+    whose = f"{q.describe(s, s.actor)} of P{s.active + 1} ({s.cards[s.actor].turns})" if rs.actor_turns \
+        else f"P{s.active + 1} ({s.players[s.active].turns_taken})"
+    s.say(f"turn {s.turn} begins: {whose}")
     _expire(s, lambda m: m[0] == "next" and m[1] == s.active)
     tasks: list[list] = [] if from_phase or rs.announces_turn_start else [["turn_start"]]
     names = [p.name for p in rs.phases]
@@ -46,9 +43,12 @@ def begin_turn(s: State, from_phase: str = "") -> None:
     s.tasks.extend(reversed(tasks))
 
 
-def _next_actor(s: State) -> bool:
-    """Where turns go to cards: make the next actor's turn the coming one; False (the game is a draw)
-    when no actor is left on the field."""
+def _pass_the_turn(s: State) -> bool:
+    """Give the coming turn to the next seat still in the game, or, where turns go to cards, to the next
+    actor; False (the game is a draw) when no actor is left on the field."""
+    if not s.game.ruleset.actor_turns:
+        s.active = q.next_seat(s, s.active)
+        return True
     actor = actors.next_actor(s)
     if actor is None:
         s.say("no one is left to take a turn: the game is a draw")

@@ -68,6 +68,11 @@ MAX_AT_ONCE = 1_000
 MAX_DICE, MAX_FACES = 100, 1_000  # '100D1000' at most: a roll stays one log line
 
 
+def dice_text(count: int, sides: int) -> str:
+    """Return dice as cards write them: '2D' (six faces unless stated), '1D8'."""
+    return f"{count}D{sides if sides != 6 else ''}"
+
+
 @dataclass(frozen=True)
 class EffectSpec:
     """An effect: the runtime primitive it calls, and where it may appear."""
