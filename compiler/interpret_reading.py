@@ -88,7 +88,7 @@ def read_settings(rs: n.Ruleset) -> dict[str, Any]:
     if "actor_turns" in out:  # the kind the plural names ('characters': 'character')
         written, *dice = out["actor_turns"]
         kinds = tuple(map(str, out.get("kinds", ())))
-        out["actor_turns"] = (written if written in kinds else written.removesuffix("s"), *dice)
+        out["actor_turns"] = (kind_of(written, kinds), *dice)
     return out
 
 

@@ -182,7 +182,7 @@ def test_leading_zeros_are_read_past_python_s_digit_limit(number, value):
 
 @pytest.mark.parametrize("digit", ["³", "٣", "３", "①"])
 def test_digits_other_than_ascii_are_located_errors(digit):
-    message = f"unexpected character '{digit}'; expected a name or a number"
+    message = f"unexpected character '{digit}'; expected a name, a number or '-'"  # 'cost -1 ap': costs may be negative
     assert _errors(_cost(digit)) == [Diagnostic("E002", message, "t.card", 3, 10)]
 
 
