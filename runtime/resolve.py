@@ -17,8 +17,9 @@ from runtime.triggers import announce, find_item
 
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
     """Return the objects a target slot may legally name now."""
+    lines = s.game.ruleset.lines  # no lines: no distances to test (the common case, kept cheap)
     return [x for x in q.select(s, ab, ctx, spec.filter)
-            if q.is_player(x) or (q.targetable(s, ctx, x) and positions.in_range(s, ab, ctx, x))]
+            if q.is_player(x) or (q.targetable(s, ctx, x) and (not lines or positions.in_range(s, ab, ctx, x)))]
 
 
 def has_targets(s: State, ab: Ability, ctx: Ctx) -> bool:
