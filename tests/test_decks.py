@@ -12,7 +12,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.sheets import MAX_COUNT, DeckRules, deck_rules, load_deck, read_deck
 from runtime.load import load_game
-from tests.test_parties import Case, cases_of
+from tests.test_parties import Case, cases_of, problems_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "errors" / "decks.txt"
@@ -22,11 +22,7 @@ RULES = DeckRules(deck_rules(load_game("simple_duel")).known, size=30, max_copie
 
 def render_case(case: Case) -> str:
     """Return every problem of the case's deck rendered, joined by newlines ('' for a legal deck)."""
-    try:
-        read_deck(case.text, PATH, RULES)
-    except CompileError as err:
-        return "\n".join(d.render(case.text) for d in err.diagnostics)
-    return ""
+    return problems_of(lambda: read_deck(case.text, PATH, RULES), case.text)
 
 
 CASES = cases_of(CASES_FILE, render_case)

@@ -110,6 +110,15 @@ def rewrite_expectations(path: Path = CASES_FILE, render: Callable[[Case], str] 
     path.write_text("\n".join(out), encoding="utf-8")
 
 
+def problems_of(read: Callable[[], object], text: str) -> str:
+    """Return every problem a reader raises for a text, rendered and joined by newlines ('' for none)."""
+    try:
+        read()
+    except CompileError as err:
+        return "\n".join(d.render(text) for d in err.diagnostics)
+    return ""
+
+
 def cases_of(path: Path, render: Callable[[Case], str]) -> list[Case]:
     """Return the cases of a cases file, first rewriting its expectations when CARDC_UPDATE_ERRORS is set."""
     if os.environ.get("CARDC_UPDATE_ERRORS"):

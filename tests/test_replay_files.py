@@ -15,7 +15,7 @@ from compiler.diagnostics import CompileError
 from compiler.replay_files import Replay, check_game, read_replay
 from runtime import invariants
 from runtime.load import load_game
-from tests.test_parties import Case, cases_of
+from tests.test_parties import Case, cases_of, problems_of
 from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,11 +36,7 @@ def read(text: str, path: str = PATH) -> Replay:
 
 def render_case(case: Case) -> str:
     """Return every problem of the case's replay rendered, joined by newlines ('' for a good replay)."""
-    try:
-        read(case.text)
-    except CompileError as err:
-        return "\n".join(d.render(case.text) for d in err.diagnostics)
-    return ""
+    return problems_of(lambda: read(case.text), case.text)
 
 
 CASES = cases_of(CASES_FILE, render_case)

@@ -12,7 +12,7 @@ from compiler.diagnostics import CompileError
 from compiler.team_files import load_team, read_team
 from runtime.defs import Entry
 from tests.test_differential import interpreted
-from tests.test_parties import Case, cases_of
+from tests.test_parties import Case, cases_of, problems_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "errors" / "teams.txt"
@@ -23,11 +23,7 @@ PATH = "teams/case.team"
 
 def render_case(case: Case) -> str:
     """Return every problem of the case's team rendered, joined by newlines ('' for a legal team)."""
-    try:
-        read_team(case.text, PATH, GAME)
-    except CompileError as err:
-        return "\n".join(d.render(case.text) for d in err.diagnostics)
-    return ""
+    return problems_of(lambda: read_team(case.text, PATH, GAME), case.text)
 
 
 CASES = cases_of(CASES_FILE, render_case)
