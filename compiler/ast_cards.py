@@ -180,7 +180,20 @@ class CardParts:
         text = next((x.text for x in c[1:] if isinstance(x, n.TextDecl)), None)
         abilities = tuple(x for x in c[1:] if isinstance(x, _ABILITY))
         hooks = tuple(x for x in c[1:] if isinstance(x, n.Hook))
-        return n.StatusDef(_loc(meta), _name(c[0]), settings, text, abilities, hooks)
+        param = next((x for x in c[1:] if isinstance(x, n.Name)), None)
+        return n.StatusDef(_loc(meta), _name(c[0]), settings, text, abilities, hooks, param)
+
+    def status_param(self, meta, c):
+        return _name(c[0])
+
+    def family(self, meta, c):
+        return f"family {c[0]}"
+
+    def influence(self, meta, c):
+        return f"influence {_int(c[0])}"
+
+    def status_attribute(self, meta, c):
+        return f"attribute {c[0]}"
 
     def status_class(self, meta, c):
         return f"class {c[0]}"
@@ -227,3 +240,6 @@ class CardParts:
 
     def lasts_turns(self, meta, c):
         return f"lasts {_int(c[0])} turns"
+
+    def lasts_own_turns(self, meta, c):
+        return f"lasts {_int(c[0])} of its own turns"

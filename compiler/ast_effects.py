@@ -24,7 +24,19 @@ class EffectParts:
 
     # effects
     def deal_damage(self, meta, c):
-        return n.DealDamage(_loc(meta), c[0], c[1])
+        return n.DealDamage(_loc(meta), c[0], c[-1], len(c) > 2)
+
+    def unpreventable(self, meta, c):
+        return "unpreventable"
+
+    def range_shift(self, meta, c):
+        return n.RangeShift(_loc(meta), c[3], c[5] == "increased", c[7])
+
+    def distance_as(self, meta, c):
+        return n.DistanceAs(_loc(meta), c[0], c[1])
+
+    def pierce(self, meta, c):
+        return n.Pierce(_loc(meta), c[0])
 
     def destroy(self, meta, c):
         return n.Destroy(_loc(meta), c[0])
@@ -193,6 +205,27 @@ class EffectParts:
     def reduce_damage(self, meta, c):
         return n.ReduceDamage(_loc(meta), c[0], c[1])
 
+    def increase_damage(self, meta, c):
+        return n.ReduceDamage(_loc(meta), c[0], c[1], increased=True)
+
+    def damage_dealt_by(self, meta, c):
+        return n.DamageDealtBy(_loc(meta), c[3], c[5] == "increased", c[7])
+
+    def grant_status(self, meta, c):
+        return n.GrantStatus(_loc(meta), c[0], c[1], _name(c[2]))
+
+    def refuse_changes(self, meta, c):
+        return n.RefuseChanges(_loc(meta), c[0], _int(c[1]))
+
+    def place(self, meta, c):
+        return n.Place(_loc(meta), _string(c[0]), _name(c[1]))
+
+    def remove_changes(self, meta, c):
+        return n.RemoveChanges(_loc(meta), None if c[0] == "all" else c[0], c[-1])
+
+    def holder(self, meta, c):
+        return n.Holder(_loc(meta))
+
     def stage(self, meta, c):
         return n.Stage(_loc(meta))
 
@@ -207,6 +240,9 @@ class EffectParts:
 
     def until_your_next_turn(self, meta, c):
         return n.Duration(_loc(meta), "your next turn")
+
+    def for_own_turns(self, meta, c):
+        return n.Duration(_loc(meta), f"{_int(c[0])} of its own turns")
 
     # objects
     def this(self, meta, c):

@@ -68,6 +68,9 @@ class RulesetParts:
     def collapse(self, meta, c):
         return _setting(meta, "collapse", [])
 
+    def ties_together(self, meta, c):
+        return _setting(meta, "together", [])
+
     def lines(self, meta, c):
         return _setting(meta, "lines", [_name(x) for x in c])
 
@@ -149,8 +152,17 @@ class RulesetParts:
     def priority_levels(self, meta, c):
         return n.OrderKey(_loc(meta), "priority", ())
 
+    def initiative_order(self, meta, c):
+        return n.OrderKey(_loc(meta), "initiative", ())
+
+    def by_source(self, meta, c):
+        return n.OrderKey(_loc(meta), "source", ())
+
     def checks(self, meta, c):
-        return n.Checks(_loc(meta), c[0])
+        return n.Checks(_loc(meta), c[-1], len(c) > 1)
+
+    def after_processing(self, meta, c):
+        return "after all processing"
 
     def lose_rule(self, meta, c):
         return n.LoseRule(_loc(meta), c[0], len(c) > 1)

@@ -111,6 +111,9 @@ class ScenarioParts:
     def sc_status(self, meta, c):
         return sn.ScStatus(_loc(meta), _name(c[0]), _word(c[1]) if len(c) == 2 else None)
 
+    def sc_changes(self, meta, c):
+        return sn.ScChanges(_loc(meta), _word(c[0]))
+
     def sc_face(self, meta, c):
         return sn.ScFace(_loc(meta), c[0])
 

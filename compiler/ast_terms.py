@@ -13,6 +13,9 @@ class TermParts:
     def number(self, meta, c):
         return n.Number(_loc(meta), _int(c[0]))
 
+    def negative_number(self, meta, c):
+        return n.Number(_loc(meta), -_int(c[0]))
+
     def param(self, meta, c):
         return n.Param(_loc(meta), _name(c[0]))
 

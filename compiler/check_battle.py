@@ -135,6 +135,9 @@ class BattleChecks:
     def enchantment(self, e: n.EnchantmentDef) -> None:
         if not self.sym.battle:
             self.battle_only("an enchantment", e)
+        if e.stacking in ("merges", "never"):
+            self.error("E106", f"enchantment '{e.name.value}': 'stacking {e.stacking}' is for the statuses of card "
+                               "games; an enchantment stacks, refreshes or stays once", e)
         scope = Scope("enchantment", tuple(p.value for p in e.params), battle_refs=("actor", "this sword"))
         for term in (e.launch, e.executable, e.mp_cost[0] if e.mp_cost else None):
             if term is not None:

@@ -86,12 +86,13 @@ class CardChecks:
         for part in card.parts:
             if isinstance(part, (n.SwordsDecl, n.SubtargetDecl)):
                 self.battle_only("'swords'" if isinstance(part, n.SwordsDecl) else "a subtarget", part)
-        resolves = {"resolves", "used as a joker"} & set(self._traits().get(kind, ()))
+        traits = set(self._traits().get(kind, ()))
+        resolves = bool({"resolves", "used as a joker"} & traits)
         for a in card.abilities:
             if isinstance(a, n.SpellEffect) and kind and not resolves:
                 self.error("E106", f"'effect:' is for cards of a kind that resolves; '{kind}' enters "
                                    "the field (use 'when this ...' or 'static:')", a)
-            elif not isinstance(a, n.SpellEffect) and kind and resolves:
+            elif not isinstance(a, n.SpellEffect) and kind and resolves and "works while attached" not in traits:
                 self.error("E106", f"a {kind} never stays on the field, so its triggered and static "
                                    "abilities would never be active; put its effect in 'effect:'", a)
         self.abilities(card.abilities, Scope("card"))
@@ -141,12 +142,32 @@ class CardChecks:
 
     def status(self, st: n.StatusDef) -> None:
         seen: set[str] = set()
-        for key, _value in st.settings:
+        for key, value in st.settings:
             if key in seen:
                 self.error("E104", f"status '{st.name.value}' has '{key}' twice", st)
             seen.add(key)
-        self.abilities(st.abilities, Scope("status"))
+            if key == "influence" and not 1 <= int(value) <= 3:
+                self.error("E105", f"status '{st.name.value}': an influence is 1, 2 or 3, found {value}", st)
+            if key == "stacking" and value in ("merges", "never") and self.sym.battle:
+                self.error("E106", f"status '{st.name.value}': 'stacking {value}' is for card games; a state "
+                                   "of a swordsman stacks, refreshes or stays once", st)
+        self.family(st)
+        self.abilities(st.abilities, Scope("status", (st.param.value,) if st.param else ()))
         self.hooks(st)
+
+    def family(self, st: n.StatusDef) -> None:
+        """Refuse a second merging status of a family: the instances of one family merge into one."""
+        settings = dict(st.settings)
+        if settings.get("stacking", "stacks") == "never":
+            return
+        family = settings.get("family", st.name.value)
+        first = next(other for other in self.sym.statuses.values()
+                     if dict(other.settings).get("stacking", "stacks") != "never"
+                     and dict(other.settings).get("family", other.name.value) == family)
+        if first is not st and first.name.value != st.name.value:  # (a second definition is E102 already)
+            self.error("E104", f"status '{st.name.value}' merges in family '{family}', as status "
+                               f"'{first.name.value}' does; a family has one status whose instances merge "
+                               "(say 'stacking never' for a named one)", st)
 
     # ------------------------------------------------------------ abilities and sentences
 

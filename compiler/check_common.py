@@ -46,7 +46,10 @@ def _effect_word_of(class_name: str) -> str:
              "sword list", "AddSword": "add", "ChangeSword": "change", "Build": "build", "SkipAction": "skip the action",
              "BuildFails": "the build fails", "Redirect": "redirect the attack", "SetDamage": "set the damage",
              "RemoveClass": "remove all ... states", "Choose": "choose", "Reveal": "reveal", "PutInto": "put ... into",
-             "Shuffle": "shuffle"}
+             "Shuffle": "shuffle", "RemoveChanges": "remove ... state changes", "GrantStatus": "has N STATUS",
+             "DamageDealtBy": "damage dealt by ... is increased by", "RefuseChanges": "can't receive state changes",
+             "Place": "place", "Pierce": "damage dealt by ... can't be prevented",
+             "RangeShift": "the ranges of ... are changed", "DistanceAs": "the distance to ... is treated as"}
     return words[class_name]
 
 

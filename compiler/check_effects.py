@@ -13,8 +13,10 @@ from runtime import vocabulary as v
 
 CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnToHand", "MoveToEnd", "Modify",
              "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
-             "BlockedBy", "MustBlock", "DamageFloor")
-STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor)
+             "BlockedBy", "MustBlock", "DamageFloor", "RemoveChanges", "GrantStatus", "DamageDealtBy",
+             "RefuseChanges", "Pierce", "RangeShift", "DistanceAs")
+STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor, n.GrantStatus, n.DamageDealtBy,
+               n.RefuseChanges, n.Pierce, n.RangeShift, n.DistanceAs)
 
 
 @dataclass
@@ -48,8 +50,8 @@ class EffectChecks:
             self.error("E106", f"'{word}' only works as a static ability", e)
         if scope.static and getattr(e, "duration", None) is not None:
             self.error("E106", "a static ability lasts while its source is on the field; remove the duration", e)
-        if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each)):
-            self.error("E105", "a static ability applies to 'this' or to cards a filter names", e)
+        if scope.static and not isinstance(getattr(e, "target", None), (n.This, n.Each, n.Holder)):
+            self.error("E105", "a static ability applies to 'this', 'its holder' or to cards a filter names", e)
         if spec.one_by_one and isinstance(amount := getattr(e, "amount", None), n.Number) \
                 and amount.value > v.MAX_AT_ONCE:
             self.error("E105", f"'{word}' is done at most {v.MAX_AT_ONCE:,} times at once, found {amount.value:,}", amount)
@@ -106,9 +108,12 @@ class EffectChecks:
             case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
                 self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
                                    f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.RangeShift() | n.DistanceAs() if not self.sym.lines and self.sym.ruleset is not None:
+                self.error("E106", f"'{_effect_word(e)}' changes distances between lines, and the ruleset has no "
+                                   "'lines' line", e)
             case n.MoveLines() if not self.sym.lines and self.sym.ruleset is not None:
                 self.error("E106", "'move ... lines' moves cards between lines, and the ruleset has no 'lines' line", e)
-            case n.Recover(value=stat) | n.ReduceDirectly(stat=stat) if not self.sym.battle:
+            case n.Recover(value=stat) | n.ReduceDirectly(stat=stat) | n.SetValue(value=stat) if not self.sym.battle:
                 self.lowered_stat(stat, _effect_word(e))
             case n.Modify(stat=stat) if self.sym.battle:
                 self.known(stat, "number of a swordsman", self.values())
@@ -125,9 +130,27 @@ class EffectChecks:
             case n.Grant(name=name):
                 if self.known(name, "keyword", self.sym.keywords):
                     self.no_params(name)
+            case n.GrantStatus(name=name, value=value):
+                if self.known(name, "status", self.sym.statuses) and value <= 0 and \
+                        _stacking(self.sym.statuses[name.value]) not in ("merges", "never"):
+                    self.error("E105", f"status '{name.value}' counts stacks, so it is generated with 1 or more, "
+                                       f"found {value}", e)
+            case n.DealDamage(unpreventable=True) if self.sym.battle:
+                self.error("E106", "damage 'that can't be prevented' is for card games; a hit in a battle passes "
+                                   "states by 'ignoring states of class ...'", e)
+            case n.RefuseChanges(influence=influence) if not 1 <= influence <= 3:
+                self.error("E105", f"an influence is 1, 2 or 3, found {influence}", e)
             case n.CreateToken(card=card):
                 if card not in self.sym.cards:
                     self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)
+            case n.Place(card=card, zone=zone):
+                if card not in self.sym.cards:
+                    self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)
+                elif not any(isinstance(p, n.TokenDecl) for p in self.sym.cards[card].parts):
+                    self.error("E105", f"'place' makes a new card, of no deck: card '{card}' must say 'token'", e)
+                if self.known(zone, "zone", self.sym.zones) and zone.value in ("field", "hand", "deck"):
+                    self.error("E105", f"'place' puts a card into a zone of its own, such as a shared one; "
+                                       f"found '{zone.value}'", zone)
             case n.PlayStaged(kinds=kinds, order=order):
                 for k in kinds:
                     self.kind_name(k)
@@ -168,3 +191,8 @@ def _count_targets(node: n.Node) -> int:
     """Return how many target phrases a node holds (an effect may name its target after 'it')."""
     own = 1 if isinstance(node, (n.Target, n.TargetPlayer)) else 0
     return own + sum(_count_targets(c) for c in _children(node))
+
+
+def _stacking(st: n.StatusDef) -> str:
+    """Return how a status stacks ('stacks' unless it says)."""
+    return next((value for key, value in st.settings if key == "stacking"), "stacks")

@@ -20,7 +20,7 @@ from compiler import sheet_nodes as sn
 from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
 from compiler.sheets import DeckRules, check_deck
 from runtime.engine import Game
-from runtime.vocabulary import CARD_STATES, MAX_FACES
+from runtime.vocabulary import CARD_STATES, MAX_FACES, SIGNED
 
 # A turn, index, count, amount or value: the bound of the numbers of card text (nine digits), as an
 # expectation must state what the cards can make (a ledger that appends digits reaches 813245), and cheap to read.
@@ -173,7 +173,9 @@ def _fact(fact: sn.ScFact, where: str, out: Problems) -> None:
     if isinstance(fact, sn.ScStat):
         out.number(fact.value, "a value", -MAX_NUMBER)
     elif isinstance(fact, sn.ScStatus):
-        out.number(fact.stacks, "a number of stacks")
+        out.number(fact.stacks, "a status value", -MAX_NUMBER)
+    elif isinstance(fact, sn.ScChanges):
+        out.number(fact.count, "a number of state changes")
     if isinstance(fact, sn.ScHolds):
         out.found += check_deck(sn.DeckFile(fact.loc, out.path, fact.entries),
                                 DeckRules(frozenset(e.name.value for e in fact.entries)))[1]
@@ -260,8 +262,11 @@ def _game_fact(fact: sn.ScFact, game: Game, out: Problems) -> None:
                                        f"{fact.value.text}'")
     elif isinstance(fact, sn.ScStat):
         out.known(fact.stat, "stat", PLAIN_STATS + tuple(game.ruleset.stats))
-    elif isinstance(fact, sn.ScStatus):
-        out.known(fact.status, "status", game.statuses)
+    elif isinstance(fact, sn.ScStatus) and out.known(fact.status, "status", game.statuses):
+        stacking = game.statuses[fact.status.value].stacking
+        if stacking not in SIGNED and fact.stacks is not None and fact.stacks.text.startswith("-"):
+            out.add(fact.stacks, "E105", f"status '{fact.status.value}' counts stacks, 1 or more; found "
+                                         f"'{fact.stacks.text[:20]}'")
     elif isinstance(fact, sn.ScIs):
         out.known(fact.card, "card", game.cards, "E202")
     elif isinstance(fact, sn.ScHolds):

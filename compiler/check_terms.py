@@ -48,6 +48,10 @@ class TermChecks:
         match t:
             case n.This() if scope.owner in ("ruleset", "lose_rule"):
                 self.error("E105", "'this' means the card an ability is on; a ruleset has none", t)
+            case n.Holder() if self.sym.ruleset is not None and not any(
+                    isinstance(r, n.ZoneDecl) and "attached" in r.flags for r in self.sym.ruleset.rules):
+                self.error("E103", "'its holder' is the card this one is attached to, and the ruleset declares no "
+                                   "zone for attached cards ('zone NAME attached')", t)
             case n.Chosen(noun=noun) if scope.chosen == 0:
                 self.error("E110", f"'the chosen {noun.value}' refers to nothing here: no choice was made "
                                    "before it in this ability", t)

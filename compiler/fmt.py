@@ -196,6 +196,8 @@ def obj(o: n.Object) -> str:
     match o:
         case n.This():
             return "this"
+        case n.Holder():
+            return "its holder"
         case n.It():
             return "it"
         case n.EventObject(noun=noun):
@@ -240,6 +242,9 @@ def _subject(player: n.Object | None, plain: str, third: str) -> str:
 
 
 def _until(d: n.Duration | None) -> str:
+    if d is not None and d.until.endswith(" of its own turns"):
+        count = int(d.until.split()[0])
+        return f" for {count} of its own turn{'s' * (count != 1)}"
     return f" until {d.until}" if d is not None else ""
 
 
@@ -260,6 +265,14 @@ def _choose(e: n.Choose) -> str:
 
 def effect(e: n.Effect) -> str:
     match e:
+        case n.DealDamage(amount=a, target=t, unpreventable=True):
+            return f"deal {amount(a)} damage that can't be prevented to {obj(t)}"
+        case n.Pierce(target=t):
+            return f"damage dealt by {obj(t)} can't be prevented"
+        case n.RangeShift(target=t, increased=increased, amount=a):
+            return f"the ranges of {obj(t)} are {'increased' if increased else 'reduced'} by {amount(a)}"
+        case n.DistanceAs(target=t, amount=a):
+            return f"the distance to {obj(t)} is treated as {amount(a)}"
         case n.DealDamage(amount=a, target=t):
             return f"deal {amount(a)} damage to {obj(t)}"
         case n.Destroy(target=t):
@@ -280,6 +293,9 @@ def effect(e: n.Effect) -> str:
             return f"remove {amount(a) + ' ' if a is not None else ''}{name.value} from {obj(t)}"
         case n.RemoveDamage(target=t):
             return f"remove damage from {obj(t)}"
+        case n.RemoveChanges(amount=a, target=t):
+            many = a is None or a != n.Number(n.NOWHERE, 1)
+            return f"remove {amount(a) if a is not None else 'all'} state change{'s' * many} from {obj(t)}"
         case n.ReturnToHand(target=t):
             return f"return {obj(t)} to its owner's hand"
         case n.MoveToEnd(target=t, side=side):
@@ -287,6 +303,8 @@ def effect(e: n.Effect) -> str:
         case n.CreateToken(player=p, amount=a, card=card):
             noun = "token" if a == n.Number(n.NOWHERE, 1) else "tokens"
             return f"{_subject(p, 'create', 'creates')} {amount(a)} {_string(card)} {noun}"
+        case n.Place(card=card, zone=zone):
+            return f"place {_string(card)} into the {zone.value}"
         case n.Discard(player=p, amount=a, chooser=chooser):
             how = f"of {chooser} choice" if chooser else "at random"
             return f"{_subject(p, 'discard', 'discards')} {amount(a)} {_cards(a)} {how}"
@@ -305,8 +323,14 @@ def effect(e: n.Effect) -> str:
             return f"{obj(t)} can't {r}{_until(d)}"
         case n.Grant(target=t, name=name):
             return f"{obj(t)} {'have' if _plural(t) else 'has'} {name.value}"
-        case n.ReduceDamage(target=t, amount=a):
-            return f"damage to {obj(t)} is reduced by {amount(a)}"
+        case n.ReduceDamage(target=t, amount=a, increased=increased):
+            return f"damage to {obj(t)} is {'increased' if increased else 'reduced'} by {amount(a)}"
+        case n.DamageDealtBy(target=t, amount=a, increased=increased):
+            return f"damage dealt by {obj(t)} is {'increased' if increased else 'reduced'} by {amount(a)}"
+        case n.GrantStatus(target=t, value=value, name=name):
+            return f"{obj(t)} {'have' if _plural(t) else 'has'} {value} {name.value}"
+        case n.RefuseChanges(target=t, influence=influence):
+            return f"{obj(t)} can't receive state changes of influence {influence} or less"
         case n.SetResource(possessive=pos, resource=r, amount=a):
             return f"set {pos} {r.value} to {amount(a)}"
         case n.Delete(target=t):
@@ -399,7 +423,8 @@ def battle_effect(e: n.Effect) -> str:
 
 
 def order_keys(keys: tuple[n.OrderKey, ...]) -> str:
-    words = {"turn_player": "turn player first", "position": "left to right", "priority": "priority levels"}
+    words = {"turn_player": "turn player first", "position": "left to right", "priority": "priority levels",
+             "initiative": "initiative order", "source": "abilities > actions > state changes"}
     out = []
     for k in keys:
         if k.key == "stat":
@@ -546,6 +571,8 @@ def setting(s: n.Setting) -> str:
             return "lines " + ", ".join(map(str, vals))
         case "collapse":
             return "an empty line is filled at once from behind."
+        case "together":
+            return "triggers that tie resolve together."
         case "stalemate":
             return "out of range, damage still reaches a card with no card in the lines between, less the shortfall."
         case "table rules":
@@ -665,8 +692,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
             pr.line(1, "}")
         case n.TriggerOrder(keys=keys):
             pr.line(1, f"trigger order: {order_keys(keys)}.", rule)
-        case n.Checks(body=body):
-            pr.line(1, "checks {", rule)
+        case n.Checks(body=body, deferred=deferred):
+            pr.line(1, "checks after all processing {" if deferred else "checks {", rule)
             pr.body(2, body)
             pr.line(1, "}")
         case n.LoseRule(cond=c, at_once=at_once):
@@ -695,7 +722,8 @@ def _item(pr: _Printer, item: n.Item) -> None:
         case n.StatusDef(name=name, settings=settings, text=text, abilities=abilities, hooks=hooks):
             lines: list[tuple[str, n.Node]] = [(f"{k} {v}", item) for k, v in settings]
             lines += [(f"text {_string(text)}", item)] if text is not None else []
-            pr.block(f"status {name.value}", item, lines, (*abilities, *hooks))
+            param = f"({item.param.value})" if item.param is not None else ""
+            pr.block(f"status {name.value}{param}", item, lines, (*abilities, *hooks))
         case n.EnchantmentDef(name=name, params=params, riders=riders):
             head = f"enchantment {name.value}" + (f"({', '.join(p.value for p in params)})" if params else "")
             pr.block(head, item, [(text, item) for text in enchantment_parts(item)], riders)

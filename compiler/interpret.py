@@ -80,8 +80,8 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
     if type(e) in n.BATTLE_EFFECTS:  # as lower.py hands these to lower_battle.py
         return battle_call(e, env, rt)
     match e:
-        case n.DealDamage(amount=a, target=t):
-            return "deal_damage", [objects(t, env, rt), value(a, env, rt)]
+        case n.DealDamage(amount=a, target=t, unpreventable=pierce):
+            return "deal_damage", [objects(t, env, rt), value(a, env, rt)] + ([True] if pierce else [])
         case n.ReduceDirectly(stat=stat, target=t, amount=a):
             objs = objects(t, env, rt)
             return "reduce_directly", [objs, value(a, env, rt), stat.value]
@@ -101,6 +101,8 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
             return "move_to_end", [objects(t, env, rt), side]
         case n.CreateToken(player=p, amount=a, card=card):
             return "create_token", [_you_or(p, env, rt), value(a, env, rt), card]
+        case n.Place(card=card, zone=zone):
+            return "place", [card, zone.value]
         case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
             objs = objects(t, env, rt)  # first, so that 'it' in the amount means this target
             amount = value(a, env, rt)
@@ -145,6 +147,9 @@ def cost_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
         case n.Remove(amount=a, name=name, target=t):
             objs = objects(t, env, rt)
             return "remove", [objs, _optional(a, env, rt), name.value]
+        case n.RemoveChanges(amount=a, target=t):
+            objs = objects(t, env, rt)
+            return "remove_changes", [objs, _optional(a, env, rt)]
         case n.Destroy(target=t):
             return "destroy", [objects(t, env, rt)]
         case n.ReturnToHand(target=t):
@@ -509,10 +514,28 @@ def _static_effect(e: n.Effect, env: Env, check: Callable) -> StaticEffect:
             return StaticEffect("flag", check, flag=v.RESTRICTIONS[r])
         case n.Grant(name=name):
             return StaticEffect("grant", check, keyword=name.value)
-        case n.ReduceDamage(amount=a):
-            amount = _amount_fn(a, env.fork(), False)
+        case n.ReduceDamage(amount=a, increased=increased):
+            amount = _amount_fn(a, env.fork(), increased)
             value(a, env, None)
             return StaticEffect("reduce_damage", check, amount=amount)
+        case n.DamageDealtBy(amount=a, increased=increased):
+            amount = _amount_fn(a, env.fork(), not increased)
+            value(a, env, None)
+            return StaticEffect("deal_more", check, amount=amount)
+        case n.GrantStatus(value=number, name=name):
+            return StaticEffect("grant_status", check, keyword=name.value, value=number)
+        case n.RefuseChanges(influence=influence):
+            return StaticEffect("refuse_changes", check, value=influence)
+        case n.Pierce():
+            return StaticEffect("pierce", check)
+        case n.RangeShift(amount=a, increased=increased):
+            amount = _amount_fn(a, env.fork(), not increased)
+            value(a, env, None)
+            return StaticEffect("range_shift", check, amount=amount)
+        case n.DistanceAs(amount=a):
+            amount = _amount_fn(a, env.fork(), False)
+            value(a, env, None)
+            return StaticEffect("distance_as", check, amount=amount)
         case n.BlockedBy(filter=f):
             return StaticEffect("blocked_by", check, filter=make_filter(f, env))
         case n.MustBlock():
@@ -581,10 +604,12 @@ class Status:
         self.where = f"{where}:{st.loc.line}"
         self.stacking, self.consumed, self.lasts = StatusDef.stacking, StatusDef.consumed, StatusDef.lasts
         self.klass = StatusDef.klass
+        self.family, self.influence, self.attribute = StatusDef.family, StatusDef.influence, StatusDef.attribute
         for key, setting in st.settings:
-            setattr(self, "klass" if key == "class" else key, setting)  # as lower.status_class names it
+            setattr(self, "klass" if key == "class" else key, int(setting) if key == "influence" else setting)
+        self.param = st.param.value if st.param is not None else StatusDef.param
         self.text = st.text if st.text is not None else StatusDef.text
-        self.abilities = abilities(st.abilities, symbols, where, {})
+        self.abilities = abilities(st.abilities, symbols, where, {self.param: 0} if self.param else {})
 
 
 # ---------------------------------------------------------------- rulesets
@@ -596,7 +621,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field", "lines", "collapse", "table_rules", "stalemate")
+                    "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together",
+                    "checks_deferred")
 
 
 class Ruleset:
@@ -628,6 +654,7 @@ class Ruleset:
                 env.event_about = "card"  # 'it' is the swordsman whose key is computed (lower.ruleset_class)
                 self.action_right = tuple(_value_fn(k, env) for k in rule.keys)
         self.checks = tuple(_sentence_fn(s, env) for r in rs.rules if isinstance(r, n.Checks) for s in r.body)
+        self.checks_deferred = any(isinstance(r, n.Checks) and r.deferred for r in rs.rules)
         self.lose_rules = tuple(_cond_fn(r.cond, env) for r in rs.rules if isinstance(r, n.LoseRule))
 
     def _battle_rule(self, battle: n.Battle, env: Env) -> None:

@@ -189,6 +189,7 @@ LINE_READERS: dict[str, Reader] = {
     "start on field": lambda vals: {"start_on_field": (str(vals[0]),)},
     "lines": lambda vals: {"lines": tuple(str(x) for x in vals)},  # a team's lines, front first
     "collapse": lambda vals: {"collapse": True},
+    "together": lambda vals: {"together": True},  # simultaneous ties (runtime/simultaneous.py)
     "stalemate": lambda vals: {"stalemate": True},  # the anti-stalemate rule (War Vortex Night §5.7)
     "table rules": lambda vals: {"table_rules": (vals[0], str(vals[1]), vals[2])},  # (cards, budget stat, copies)
     "first player": _one("first_player"),

@@ -286,6 +286,8 @@ def _reference(o: n.Object, env: Env, rt: Run) -> list[int]:
     match o:
         case n.This():
             return fx.this(s, ctx)
+        case n.Holder():
+            return fx.holder(s, ctx)
         case n.It() | n.Chosen() if env.it_chosen or isinstance(o, n.Chosen):
             return choices.chosen(s, ctx, len(env.choices) - 1)
         case n.It():
@@ -363,6 +365,8 @@ def applies(o: n.Object, env: Env, rt: Walk) -> bool:
     match o:
         case n.This():
             return rt.candidate() == rt.ctx.source if rt else False
+        case n.Holder():
+            return rt.candidate() == rt.s.cards[rt.ctx.source].holder if rt else False
         case n.Each(filter=f):
             flt = make_filter(f, env)
             return primitives(rt).matches(rt.s, rt.ab, rt.ctx, flt, rt.candidate()) if rt else False

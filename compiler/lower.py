@@ -49,8 +49,8 @@ def _duration(d: n.Duration | None) -> str:
 def effect(e: n.Effect, env: Env) -> str:
     """Return the one line of code carrying out an effect."""
     match e:
-        case n.DealDamage(amount=a, target=t):
-            return f"fx.deal_damage(s, ctx, {obj(t, env)}, {expr(a, env)})"
+        case n.DealDamage(amount=a, target=t, unpreventable=pierce):
+            return f"fx.deal_damage(s, ctx, {obj(t, env)}, {expr(a, env)}{', pierce=True' if pierce else ''})"
         case n.Draw(player=p, amount=a):
             return f"fx.draw(s, ctx, {_you_or(p, env)}, {expr(a, env)})"
         case n.Gain(player=p, amount=a, resource=r):
@@ -65,6 +65,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"fx.move_to_end(s, ctx, {obj(t, env)}, {side!r})"
         case n.CreateToken(player=p, amount=a, card=card):
             return f"fx.create_token(s, ctx, {_you_or(p, env)}, {expr(a, env)}, {card!r})"
+        case n.Place(card=card, zone=zone):
+            return f"fx.place(s, ctx, {card!r}, {zone.value!r})"
         case n.Modify(target=t, sign=sign, amount=a, stat=stat, duration=d):
             objects = obj(t, env)  # first, so that 'it' in the amount means this target
             delta = expr(a, env) if sign == "+" else f"-{expr(a, env)}"
@@ -131,6 +133,8 @@ def cost_item(e: n.Effect, env: Env) -> tuple[str, list[str]]:
             return "discard", [_you_or(p, env), expr(a, env)]
         case n.Remove(amount=a, name=name, target=t):
             return "remove", [obj(t, env), expr(a, env) if a is not None else "None", repr(name.value)]
+        case n.RemoveChanges(amount=a, target=t):
+            return "remove_changes", [obj(t, env), expr(a, env) if a is not None else "None"]
         case n.Destroy(target=t):
             return "destroy", [obj(t, env)]
         case n.ReturnToHand(target=t):
@@ -384,9 +388,24 @@ def _static_effect(e: n.Effect, env: Env, test: str) -> str:
             return f"StaticEffect('flag', {test}, flag={v.RESTRICTIONS[r]!r})"
         case n.Grant(name=name):
             return f"StaticEffect('grant', {test}, keyword={name.value!r})"
-        case n.ReduceDamage(amount=a):
-            amount = env.function("amount", SELF_ARGS, [f"return {expr(a, env)}"])
+        case n.ReduceDamage(amount=a, increased=increased):
+            amount = env.function("amount", SELF_ARGS, [f"return {'-' if increased else ''}{expr(a, env)}"])
             return f"StaticEffect('reduce_damage', {test}, amount={amount})"
+        case n.DamageDealtBy(amount=a, increased=increased):
+            amount = env.function("amount", SELF_ARGS, [f"return {'' if increased else '-'}{expr(a, env)}"])
+            return f"StaticEffect('deal_more', {test}, amount={amount})"
+        case n.GrantStatus(value=value, name=name):
+            return f"StaticEffect('grant_status', {test}, keyword={name.value!r}, value={value})"
+        case n.RefuseChanges(influence=influence):
+            return f"StaticEffect('refuse_changes', {test}, value={influence})"
+        case n.Pierce():
+            return f"StaticEffect('pierce', {test})"
+        case n.RangeShift(amount=a, increased=increased):
+            amount = env.function("amount", SELF_ARGS, [f"return {'' if increased else '-'}{expr(a, env)}"])
+            return f"StaticEffect('range_shift', {test}, amount={amount})"
+        case n.DistanceAs(amount=a):
+            amount = env.function("amount", SELF_ARGS, [f"return {expr(a, env)}"])
+            return f"StaticEffect('distance_as', {test}, amount={amount})"
         case n.BlockedBy(filter=f):
             return f"StaticEffect('blocked_by', {test}, filter={filter_const(f, env)})"
         case n.MustBlock():
@@ -463,12 +482,22 @@ def keyword_class(kw: n.KeywordDef, sym: Symbols, where: str, name: str) -> dict
             "inner": inner, "functions": [], "late_fields": [field_("abilities", names)]}
 
 
+_SETTING_FIELDS = {"class": "klass"}  # a status setting -> the StatusDef field it sets
+
+
+def setting(key: str, value: str) -> str | int:
+    """Return the value of a status setting as its StatusDef field holds it ('influence 2': the number)."""
+    return int(value) if key == "influence" else value
+
+
 def status_class(st: n.StatusDef, sym: Symbols, where: str, name: str) -> dict:
     fields = [field_("name", repr(st.name.value)), field_("where", repr(f"{where}:{st.loc.line}"))]
-    fields += [field_("klass" if key == "class" else key, repr(value)) for key, value in st.settings]
+    fields += [field_(_SETTING_FIELDS.get(key, key), repr(setting(key, value))) for key, value in st.settings]
+    if st.param is not None:
+        fields.append(field_("param", repr(st.param.value)))
     if st.text is not None:
         fields.append(field_("text", repr(st.text)))
-    inner, names = abilities(st.abilities, sym, where, "status", {})
+    inner, names = abilities(st.abilities, sym, where, "status", {st.param.value: 0} if st.param else {})
     functions, hooks = hooks_of(st, Env(sym, where, "status"), body)
     late = [field_("abilities", names)] + ([field_("hooks", hooks)] if hooks else [])
     return {"name": name, "base": "StatusDef", "fields": fields,
@@ -505,6 +534,8 @@ def ruleset_class(rs: n.Ruleset, sym: Symbols, where: str, name: str) -> dict:
     loses = [env.function("lose", SELF_ARGS, [f"return {cond(r.cond, env)}"])
              for r in rs.rules if isinstance(r, n.LoseRule)]
     late += [field_("checks", _tuple(checks)), field_("lose_rules", _tuple(loses))]
+    if any(isinstance(r, n.Checks) and r.deferred for r in rs.rules):
+        fields.append(field_("checks_deferred", "True"))
     return {"name": name, "base": "RulesetDef", "fields": fields,
             "inner": [], "functions": env.functions, "late_fields": env.constants + late}
 

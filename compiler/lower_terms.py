@@ -220,6 +220,8 @@ def obj(o: n.Object, env: Env) -> str:
     match o:
         case n.This():
             return "fx.this(s, ctx)"
+        case n.Holder():
+            return "fx.holder(s, ctx)"
         case n.It() if env.it_chosen:
             return f"choices.chosen(s, ctx, {len(env.choices) - 1})"
         case n.Chosen():
@@ -282,6 +284,8 @@ def applies(o: n.Object, env: Env) -> str:
     match o:
         case n.This():
             return "c == ctx.source"
+        case n.Holder():
+            return "c == s.cards[ctx.source].holder"
         case n.Each(filter=f):
             return f"fx.matches(s, self, ctx, self.{filter_const(f, env)}, c)"
-    raise TypeError(f"static effects apply to 'this' or to a filter, not {o!r}")
+    raise TypeError(f"static effects apply to 'this', 'its holder' or to a filter, not {o!r}")

@@ -323,6 +323,11 @@ class This(Node):
 
 
 @dataclass(frozen=True)
+class Holder(Node):
+    """'its holder': the card this card is attached to (a character, for a card of its action table)."""
+
+
+@dataclass(frozen=True)
 class It(Node):
     pass
 
@@ -414,7 +419,7 @@ class Chosen(Node):
 
 Object = Union[
     This, It, EventObject, Attacker, Blocker, Winner, Target, TargetPlayer, Each, Extreme, RandomOne,
-    PlayerRef, BattleRef, FirstSword, SwordsOf, Chosen,
+    PlayerRef, BattleRef, FirstSword, SwordsOf, Chosen, Holder,
 ]
 
 # ---------------------------------------------------------------- effects
@@ -429,6 +434,7 @@ class Duration(Node):
 class DealDamage(Node):
     amount: Expr
     target: Object
+    unpreventable: bool = False  # 'that can't be prevented': the later effect wins against "can't be damaged"
 
 
 @dataclass(frozen=True)
@@ -481,6 +487,22 @@ class PutStatus(Node):
 class Remove(Node):
     amount: Expr | None
     name: Name
+    target: Object
+
+
+@dataclass(frozen=True)
+class Place(Node):
+    """'place "Ash Plains" into the terrain': a new card of that name, its controller's."""
+
+    card: str
+    zone: Name
+
+
+@dataclass(frozen=True)
+class RemoveChanges(Node):
+    """'remove 1 state change from X': whole status instances (None: all of them), the latest first."""
+
+    amount: Expr | None
     target: Object
 
 
@@ -572,9 +594,60 @@ class Grant(Node):
 
 
 @dataclass(frozen=True)
+class GrantStatus(Node):
+    """'its holder has -1 Guarded' (static): a status instance generated for as long as the static works."""
+
+    target: Object
+    value: int
+    name: Name
+
+
+@dataclass(frozen=True)
 class ReduceDamage(Node):
     target: Object
     amount: Expr
+    increased: bool = False  # 'damage to X is increased by N'
+
+
+@dataclass(frozen=True)
+class DamageDealtBy(Node):
+    """'damage dealt by X is increased by N' (static): damage the card deals (or its holder's cards deal)."""
+
+    target: Object
+    increased: bool
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class Pierce(Node):
+    """'damage dealt by X can't be prevented' (static): it passes a "can't be damaged" older than it."""
+
+    target: Object
+
+
+@dataclass(frozen=True)
+class RangeShift(Node):
+    """'the ranges of X are reduced by 1' (static): every distance of the ranges X uses, shifted."""
+
+    target: Object
+    increased: bool
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class DistanceAs(Node):
+    """'the distance to X is treated as 3' (static): every distance between X and another card."""
+
+    target: Object
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class RefuseChanges(Node):
+    """'X can't receive state changes of influence N or less' (static)."""
+
+    target: Object
+    influence: int
 
 
 @dataclass(frozen=True)
@@ -827,7 +900,7 @@ Effect = Union[
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
     ReduceDirectly, PerformRolled, NormalMove, MoveLines, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
-    RemoveClass, Choose, Reveal, PutInto, Shuffle,
+    RemoveClass, Choose, Reveal, PutInto, Shuffle, RemoveChanges, GrantStatus, DamageDealtBy, RefuseChanges, Place, Pierce, RangeShift, DistanceAs,
 ]
 
 
@@ -1022,6 +1095,7 @@ class StatusDef(Node):
     text: str | None
     abilities: tuple[Ability, ...]
     hooks: tuple[Hook, ...] = ()
+    param: Name | None = None  # 'status Guarded(n)': the instance's value, by that name
 
 
 @dataclass(frozen=True)
@@ -1128,6 +1202,7 @@ class TriggerOrder(Node):
 @dataclass(frozen=True)
 class Checks(Node):
     body: tuple[Sentence, ...]
+    deferred: bool = False  # 'checks after all processing'
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,6 @@ PLANNED = (
     Planned(r"\bswap\b", "swapping positions ('swap') is", "2.9.19", True),
     Planned(r"\brepeat\s+\S+\s+times?\b", "repeating part of an effect ('repeat N times:') is", "2.9.23", True),
     Planned(r"\bfor\s+each\b", "a loop over cards ('for each ...,') is", "2.9.24", True),
-    Planned(r"\bfamily\b|\bstacking\s+(?:merges|never)\b",
-            "status merging by family ('family', 'stacking merges by family') is", "2.10.6"),
     Planned(r"\bprocedure\b|\bwindow\b",
             "named procedures and trigger windows ('procedure', 'window') are", "2.12.19",
             True),

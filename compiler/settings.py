@@ -119,6 +119,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["lines"] = tuple(map(str, vals))
         case "collapse":
             out["collapse"] = True
+        case "together":
+            out["together"] = True
         case "stalemate":
             out["stalemate"] = True
         case "table rules":

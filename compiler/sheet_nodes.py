@@ -144,10 +144,17 @@ class ScStat(Node):
 
 @dataclass(frozen=True)
 class ScStatus(Node):
-    """'status NAME N' (stacks None: 1)."""
+    """'status NAME N': its stacks, or the sum of its signed values (None: 1)."""
 
     status: Name
     stacks: Word | None
+
+
+@dataclass(frozen=True)
+class ScChanges(Node):
+    """'state changes N': how many status instances a card has."""
+
+    count: Word
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,7 @@ class ScLine(Node):
     line: Name
 
 
-ScFact = Union[ScStat, ScStatus, ScFace, ScCardState, ScIs, ScHolds, ScLine]
+ScFact = Union[ScStat, ScStatus, ScChanges, ScFace, ScCardState, ScIs, ScHolds, ScLine]
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,9 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
     actor = s.actor
     if actor < 0 or s.cards[actor].zone != q.ACTIVE_ZONE:
         return
+    if q.has_flag(s, actor, "cant_act"):  # 'this can't act': its turn passes without its action
+        s.say(f"{q.describe(s, actor)} can't act this turn")
+        return
     table = s.cards[actor].attached
     if not table:  # a card without a table has no action die to roll
         s.say(f"{q.describe(s, actor)} has no cards to perform")
@@ -80,6 +83,6 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
     if not resolve.has_targets(s, cdef.abilities[effect], done):
         s.say(f"{q.describe(s, card)} has no legal target")
         return
-    done.item = s.next_id()
+    done.item, done.stamp = s.next_id(), s.tick()
     s.stack.append(done)
     s.tasks += [["resolve", done.item], ["targets", done.item]]

@@ -93,7 +93,10 @@ class StaticEffect:
 
     what: 'modify' (stat, amount function), 'flag' (flag), 'grant' (keyword), 'reduce_damage'
     (amount function), 'blocked_by' (filter of blockers refused), 'damage_floor' (stat: smaller
-    damage is not taken). applies: the function telling whether it applies to a card.
+    damage is not taken), 'deal_more' (amount function: damage the card deals is that much more),
+    'grant_status' (keyword: a status, value: its instance's value, generated while it works),
+    'refuse_changes' (value: statuses of that influence or less are not received). applies: the
+    function telling whether it applies to a card.
     """
 
     what: str
@@ -103,6 +106,7 @@ class StaticEffect:
     flag: str = ""
     keyword: str = ""
     filter: Any = None  # 'blocked_by': which blockers cannot block the card
+    value: int = 0  # 'grant_status': the value of the instance generated; 'refuse_changes': the influence
 
 
 class Ability:
@@ -196,6 +200,10 @@ class StatusDef:
     stacking: ClassVar[str] = "stacks"
     consumed: ClassVar[str] = "never"
     lasts: ClassVar[str] = "permanently"
+    family: ClassVar[str] = ""  # what it changes ('damage_taken'); '' : its own name
+    influence: ClassVar[int] = 1  # 1 to 3: how hard it is to keep off or remove
+    attribute: ClassVar[str] = ""  # '' : no attribute
+    param: ClassVar[str] = ""  # 'status Guarded(n)': its abilities read the instance's value as n
     text: ClassVar[str] = ""
     abilities: ClassVar[tuple[Ability, ...]] = ()
     klass: ClassVar[str] = ""  # automatic battles: 'bad', 'defence', ... (what 'a bad state' means)
@@ -290,7 +298,9 @@ class RulesetDef:
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
     damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)
     resource_bounds: ClassVar[dict[str, tuple[int | None, int | None]]] = {}  # resource -> (min, max)
-    zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player
+    zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player (shared: in all)
+    checks_deferred: ClassVar[bool] = False  # 'checks after all processing': only with nothing on the stack
+    together: ClassVar[bool] = False  # 'triggers that tie resolve together.' (runtime/simultaneous.py)
     mulligans: ClassVar[int] = 0  # how many whole-hand redraws a player may take at the start
     short_deck: ClassVar[tuple | None] = None  # (zones set aside, where to) before rebuilding a short deck
     all_lose: ClassVar[str] = "draw"  # when every player loses at once: 'draw' or 'lose'

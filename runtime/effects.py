@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from runtime import positions
+from runtime import elements, positions, shared
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import at_once, round_number
@@ -21,6 +21,12 @@ from runtime.vocabulary import CARD_STATES, MAX_AT_ONCE, MAX_VALUE, RESTRICTIONS
 
 def this(s: State, ctx: Ctx) -> list[int]:
     return [ctx.source] if ctx.source >= 0 else []
+
+
+def holder(s: State, ctx: Ctx) -> list[int]:
+    """Return the card this card is attached to ('its holder'), if any."""
+    held = s.cards[ctx.source].holder if ctx.source >= 0 else -1
+    return [held] if held >= 0 else []
 
 
 def event_card(s: State, ctx: Ctx) -> list[int]:
@@ -93,9 +99,10 @@ def stat(s: State, objs: list[int], name: str) -> int:
 
 
 def stacks(s: State, objs: list[int], status: str) -> int:
+    """Return the value of a status on the first card: its stacks, or its signed instances' sum."""
     if not objs or q.is_player(objs[0]):
         return 0
-    return s.cards[objs[0]].statuses.get(status, [0])[0]
+    return elements.total(s, objs[0], status)
 
 
 def zone_count(s: State, objs: list[int], zone: str) -> int:
@@ -142,12 +149,14 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
         c.mods.clear()
         c.granted.clear()
         c.flags.clear()
+        c.stamps.clear()
         c.statuses.clear()
     dest = s.players[c.controller].zones[zone]
     dest.insert(0, cid) if to_front else dest.append(cid)
     if zone == q.ACTIVE_ZONE:
         c.entered = s.turn
     c.zone = zone
+    c.since = s.tick()
     c.moves += 1
     if zone != q.ACTIVE_ZONE:
         c.face_down = False
@@ -276,6 +285,11 @@ def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) ->
             emit(s, "entered", card=cid, player=~x)
 
 
+def place(s: State, ctx: Ctx, name: str, zone: str) -> None:
+    """Put a new card into its controller's zone of that name (a full shared zone gives up its first)."""
+    shared.place(s, ctx, name, zone)
+
+
 # ---------------------------------------------------------------- numbers
 
 
@@ -289,14 +303,15 @@ def roll(s: State, ctx: Ctx, count: int, sides: int) -> int:
     return ctx.rolled
 
 
-def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
+def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool = False) -> None:
     """Deal damage: to a card it adds up (less any reduction; an event from the ruleset's damage threshold
-    on, 1 unless it says 0); to a player it lowers life."""
+    on, 1 unless it says 0); to a player it lowers life. Damage that pierces passes an older "can't be
+    damaged"."""
     amount = bounded(s, amount)
     source, settled = ctx.source, False
     for x in objs:
         if q.is_player(x):
-            dealt = max(amount, 0)
+            dealt = max(amount + q.dealt_bonus(s, source), 0)
             if dealt:
                 s.players[~x].resources["life"] = s.players[~x].resources.get("life", 0) - dealt
                 s.say(f"P{~x + 1} takes {dealt} damage (life {s.players[~x].resources['life']})")
@@ -308,7 +323,7 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
                 continue
-            taken = q.damage_taken(s, ctx, x, _short(ctx, x, amount))
+            taken = q.damage_taken(s, ctx, x, _short(ctx, x, amount) + q.dealt_bonus(s, source), pierce)
             took, dealt = taken is not None and taken >= s.game.ruleset.damage_threshold, taken or 0
             if took:
                 s.cards[x].damage += dealt
@@ -333,6 +348,23 @@ def recover(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None
         if amount > healed:
             c.mods.append([stat, amount - healed, None])
         s.say(f"{q.describe(s, x)} recovers {amount} {stat} ({stat} {q.stat(s, x, stat)})")
+
+
+def set_value(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None:
+    """Set the stat damage lowers to an amount: up as a recovery (its damage first), down as a direct
+    reduction, neither of them modified."""
+    amount = bounded(s, amount)
+    for x in objs:
+        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
+            continue
+        c, change = s.cards[x], amount - q.stat(s, x, stat)
+        healed = min(c.damage, max(change, 0))
+        c.damage -= healed
+        if change < 0:
+            c.damage -= change
+        elif change > healed:
+            c.mods.append([stat, change - healed, None])
+        s.say(f"{q.describe(s, x)}'s {stat} becomes {q.stat(s, x, stat)}")
 
 
 def move_lines(s: State, ctx: Ctx, objs: list[int], lines: int, way: str) -> None:
@@ -509,6 +541,8 @@ def expiry(s: State, ctx: Ctx, duration: str | None) -> list | None:
         return ["eot", s.turn]
     if duration == "your next turn":
         return ["next", ctx.controller]
+    if duration is not None and duration.endswith(" of its own turns"):
+        return ["own", int(duration.split()[0])]
     return None
 
 
@@ -536,49 +570,45 @@ def give(s: State, ctx: Ctx, objs: list[int], name: str, duration: str | None) -
 
 
 def put_status(s: State, ctx: Ctx, objs: list[int], amount: int, name: str, duration: str | None) -> None:
-    """Put stacks of a status on cards, following the status's stacking rule."""
+    """Put a status on cards, as its stacking says (runtime/elements.py)."""
     amount = bounded(s, amount)
-    sdef = s.game.statuses[name]
+    lasts = s.game.statuses[name].lasts
     for x in objs:
-        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE or amount <= 0:
-            continue
-        held = s.cards[x].statuses.get(name)
-        until = expiry(s, ctx, duration) or _status_expiry(s, sdef.lasts)
-        if held is None or sdef.stacking == "refresh":
-            stacks = 1 if sdef.stacking == "once" else amount
-        else:
-            stacks = 1 if sdef.stacking == "once" else held[0] + amount
-        s.cards[x].statuses[name] = [stacks, until]
-        s.touch()
-        s.say(f"{q.describe(s, x)} has {stacks} {name}")
+        if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
+            elements.put(s, ctx, x, amount, name, expiry(s, ctx, duration) or _status_expiry(s, lasts))
 
 
 def _status_expiry(s: State, lasts: str) -> list | None:
     if lasts == "until end of turn":
         return ["eot", s.turn]
+    if lasts.endswith(" of its own turns"):
+        return ["own", int(lasts.split()[0])]
     if lasts.endswith(" turns"):
         return ["turns", int(lasts.split()[0])]
     return None
 
 
 def remove(s: State, ctx: Ctx, objs: list[int], amount: int | None, name: str) -> None:
-    """Remove stacks of a status (None: all) or a granted keyword from cards."""
+    """Remove stacks of a status (None: all; of a signed status, whole instances) or a granted keyword."""
     amount = None if amount is None else bounded(s, amount)
     for x in objs:
         if q.is_player(x):
             continue
         c = s.cards[x]
-        if name in c.statuses:
-            left = 0 if amount is None else c.statuses[name][0] - amount
-            if left > 0:
-                c.statuses[name][0] = left
-            else:
-                del c.statuses[name]
-            s.say(f"{q.describe(s, x)} has {max(left, 0)} {name}")
+        if name in s.game.statuses:
+            elements.remove(s, x, amount, name)
         elif name in c.granted:
             del c.granted[name]
             s.say(f"{q.describe(s, x)} loses {name}")
         s.touch()
+
+
+def remove_changes(s: State, ctx: Ctx, objs: list[int], amount: int | None) -> None:
+    """Remove state changes (status instances, the latest first; None: all) from cards."""
+    amount = None if amount is None else bounded(s, amount)
+    for x in objs:
+        if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
+            elements.remove_changes(s, x, amount)
 
 
 # ---------------------------------------------------------------- costs
@@ -602,6 +632,8 @@ def can_pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:
             return False
         elif what == "remove" and any(stacks(s, [x], cost[3]) < (cost[2] or 1) for x in objs):
             return False
+        elif what == "remove_changes" and any(len(q.instances(s, x)) < (cost[2] or 1) for x in objs):
+            return False
         elif what in ("destroy", "return_to_hand") and (
                 not objs or any(s.cards[x].zone != q.ACTIVE_ZONE for x in objs)):
             return False
@@ -622,13 +654,15 @@ def restrict(s: State, ctx: Ctx, objs: list[int], flag: str, duration: str | Non
     for x in objs:
         if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
             s.cards[x].flags[flag] = expiry(s, ctx, duration)
+            s.cards[x].stamps[flag] = s.tick()
             phrase = next(k for k, f in RESTRICTIONS.items() if f == flag)
             s.say(f"{q.describe(s, x)} can't {phrase}" + (f" until {duration}" if duration else ""))
 
 
 PRIMITIVES: dict[str, Any] = {
     "deal_damage": deal_damage, "destroy": destroy, "draw": draw, "gain": gain, "lose": lose,
-    "give": give, "put_status": put_status, "remove": remove, "remove_damage": remove_damage,
+    "give": give, "put_status": put_status, "remove": remove, "remove_changes": remove_changes, "place": place,
+    "remove_damage": remove_damage,
     "return_to_hand": return_to_hand, "move_to_end": move_to_end, "create_token": create_token,
     "discard": discard, "modify": modify, "restrict": restrict, "set_resource": set_resource,
     "delete": delete, "ready": ready, "exhaust": exhaust, "lift_restriction": lift_restriction,

@@ -65,6 +65,9 @@ class Game:
         self.kind_sets = {name: frozenset([c.kind] + [t[10:] for t in ruleset.kind_traits.get(c.kind, ())
                                                       if t.startswith("counts as ")]) for name, c in cards.items()}
         self.traits = {name: frozenset(ruleset.kind_traits.get(c.kind, ())) for name, c in cards.items()}
+        # Whether a static ability can generate a status instance: if none can, a card's are the ones it keeps.
+        defs: list[Any] = [*cards.values(), *keywords.values(), *statuses.values()]
+        self.generates = any(eff.what == "grant_status" for d in defs for a in d.abilities for eff in a.statics)
         self.options = dict(ruleset.options)
         for key, value in (options or {}).items():
             allowed = ruleset.option_values.get(key)
@@ -150,7 +153,7 @@ class Game:
         if name not in self.cards:
             raise ValueError(f"unknown card '{name}'")
         cid = len(s.cards)
-        s.cards.append(CardState(cid, name, player, player, zone))
+        s.cards.append(CardState(cid, name, player, player, zone, since=s.tick()))
         s.players[player].zones[zone].append(cid)
         s.touch()
         return cid
@@ -305,6 +308,7 @@ def _record_target(s: State, d: dict, x: int | None) -> None:
         slot.append([None, 0])  # a stop marker for 'up to' slots, dropped on resolution
         return
     slot.append([x, -1 if q.is_player(x) else s.cards[x].moves])
+    resolve.targeted(s, x)
     s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.shown(s, ctx.source)})")
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from runtime import engine
 from runtime.jokers import is_joker
 from runtime.state import State
+from runtime.vocabulary import SIGNED
 
 Check = Callable[[State], list[str]]
 
@@ -60,9 +61,17 @@ def damage(s: State) -> list[str]:
 
 
 def stacks(s: State) -> list[str]:
-    """Return a message for each card holding a status with 0 or fewer stacks (it should be gone)."""
-    return [f"card #{c.id} holds a status with no stacks: {c.statuses}"
-            for c in s.cards if c.statuses and any(held[0] <= 0 for held in c.statuses.values())]
+    """Return a message for each card keeping a status with no stacks or a value of 0 (it should be gone),
+    or a merging status twice (its instances merge)."""
+    out = []
+    for c in s.cards:
+        names = [held[0] for held in c.statuses]
+        if any(value == 0 or (value < 0 and s.game.statuses[name].stacking not in SIGNED)
+               for name, value, *_ in c.statuses):
+            out.append(f"card #{c.id} holds a status with no stacks: {c.statuses}")
+        out += [f"card #{c.id} keeps {names.count(name)} instances of {name}, which merge: {c.statuses}"
+                for name in dict.fromkeys(names) if names.count(name) > 1 and s.game.statuses[name].stacking != "never"]
+    return out
 
 
 def resources(s: State) -> list[str]:
@@ -103,9 +112,14 @@ def jokers(s: State) -> list[str]:
 def zone_limits(s: State) -> list[str]:
     """Return a message for each limited zone over its limit (the hand excepted: decisions.md)."""
     # The hand limit caps draws and dealt jokers; a card returned to the hand may pass it.
-    return [f"P{p + 1} {zone} holds {len(player.zones[zone])} cards, more than {limit}"
-            for zone, limit in s.game.ruleset.zone_limits.items() if zone != "hand"
-            for p, player in enumerate(s.players) if len(player.zones.get(zone, ())) > limit]
+    rs = s.game.ruleset
+    out = [f"P{p + 1} {zone} holds {len(player.zones[zone])} cards, more than {limit}"
+           for zone, limit in rs.zone_limits.items() if zone != "hand" and "shared" not in rs.zones.get(zone, ())
+           for p, player in enumerate(s.players) if len(player.zones.get(zone, ())) > limit]
+    shared = {zone: sum(len(p.zones.get(zone, ())) for p in s.players) for zone, flags in rs.zones.items()
+              if "shared" in flags and zone in rs.zone_limits}
+    return out + [f"the shared {zone} holds {held} cards, more than {rs.zone_limits[zone]}"
+                  for zone, held in shared.items() if held > rs.zone_limits[zone]]
 
 
 def over_means_closed(s: State) -> list[str]:

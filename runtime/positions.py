@@ -14,22 +14,38 @@ from runtime.state import Ctx, State
 
 
 def distance(s: State, a: int, b: int) -> int:
-    """Return the distance between two cards on the field (R-WVN-10, R-WVN-11)."""
+    """Return the distance between two cards on the field (R-WVN-10, R-WVN-11), unless a static ability of
+    either treats its distance as a number ('the distance to this is treated as 3', R-WVN-25)."""
+    for cid in (b, a):
+        treated = q.statics_on(s, cid, "distance_as")
+        if treated:
+            return max(eff.amount(ab, s, ctx) for eff, ab, ctx in treated)
     ca, cb = s.cards[a], s.cards[b]
     return abs(ca.line - cb.line) if ca.controller == cb.controller else ca.line + 1 + cb.line
 
 
-def reaches(reach: tuple, d: int) -> bool:
-    """Return whether a range reaches a distance: ('to', low, high) or ('set', d1, d2, ...)."""
+def reaches(reach: tuple | None, d: int) -> bool:
+    """Return whether a range reaches a distance: ('to', low, high) or ('set', d1, d2, ...); None: none."""
+    if reach is None:
+        return False
     kind, *values = reach
     return values[0] <= d <= values[1] if kind == "to" else d in values
+
+
+def shifted(reach: tuple, by: int) -> tuple | None:
+    """Return a range with every number shifted (R-WVN-15: -1 makes 3 to 5 into 2 to 4): a number below 0 is
+    0, a distance of a set below 0 goes, and a range left with no distance reaches nothing (None)."""
+    kind, *values = reach
+    if kind == "to":
+        return ("to", max(values[0] + by, 0), values[1] + by) if values[1] + by >= 0 else None
+    kept = tuple(v + by for v in values if v + by >= 0)
+    return ("set", *kept) if kept else None
 
 
 def user(s: State, ctx: Ctx) -> int:
     """Return the card an ability is used from: its source, or the card its source is attached to (an
     action card performed from a character's table)."""
-    holder = s.cards[ctx.source].holder
-    return holder if holder >= 0 else ctx.source
+    return q.user(s, ctx.source)
 
 
 def in_range(s: State, ab: Ability, ctx: Ctx, target: int) -> bool:
@@ -48,9 +64,13 @@ def shortfall(s: State, ab: Ability, ctx: Ctx, target: int) -> int | None:
     who = user(s, ctx) if reach is not None else -1
     if who < 0 or s.cards[who].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
         return 0
+    shift = sum(eff.amount(a, s, c) for eff, a, c in q.statics_on(s, who, "range_shift"))
+    reach = shifted(reach, shift) if shift else reach
     d = distance(s, who, target)
     if reaches(reach, d):
         return 0
+    if reach is None:
+        return None
     furthest = reach[2] if reach[0] == "to" else max(reach[1:])
     if s.game.ruleset.stalemate and ab.hurts and d > furthest and _clear_between(s, who, target):
         return d - furthest
@@ -86,7 +106,7 @@ def step(s: State, cid: int, lines: int, way: str) -> None:
 def offer_move(s: State, task: list) -> None:
     """Task of 'the actor may move one line forward or back': ask its controller (once, before the roll)."""
     actor = s.actor
-    if actor < 0 or s.cards[actor].zone != q.ACTIVE_ZONE:
+    if actor < 0 or s.cards[actor].zone != q.ACTIVE_ZONE or q.has_flag(s, actor, "cant_act"):
         return
     last = len(s.game.ruleset.lines) - 1
     ways = [w for w, ok in (("move forward", s.cards[actor].line > 0), ("move back", s.cards[actor].line < last)) if ok]

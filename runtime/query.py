@@ -13,6 +13,8 @@ from runtime.defs import Ability, Filter
 from runtime.state import CardState, Ctx, State
 
 ACTIVE_ZONE = "field"
+# A status instance on a card (runtime/elements.py): [name, value, expiry, origin].
+NAME, VALUE, ORIGIN = 0, 1, 3
 
 
 def player_obj(p: int) -> int:
@@ -32,6 +34,7 @@ class Index:
     statics: list[tuple[Ability, Ctx]]
     busy: bool = False  # set while a static amount is computed: statics never nest
     grants: bool = False  # some static grants keywords: what it grants may change with any step
+    elements: dict[int, list[list]] | None = None  # status instances static abilities generate, by card
 
 
 def index(s: State) -> Index:
@@ -50,16 +53,45 @@ def keyword_abilities(s: State, c: CardState, keywords) -> list[tuple[Ability, C
 def card_abilities(s: State, c: CardState) -> list[tuple[Ability, Ctx]]:
     """Return every ability a card has now: printed, from keywords (printed or granted), from statuses.
 
-    Granted keywords and statuses come in name order, so the order never depends on how a dict
-    was filled (a state read back from JSON behaves exactly like the original).
+    Granted keywords come in name order, so the order never depends on how a dict was filled (a state
+    read back from JSON behaves exactly like the original); statuses by name, then as they came.
     """
     cdef = s.game.cards[c.name]
     out = [(a, Ctx(c.id, c.controller, ["card", c.name, i])) for i, a in enumerate(cdef.abilities)]
     out += keyword_abilities(s, c, list(cdef.keywords) + [(k, ()) for k in sorted(c.granted)])
-    for st in sorted(c.statuses):
-        for i, a in enumerate(s.game.statuses[st].abilities):
-            out.append((a, Ctx(c.id, c.controller, ["status", st, i])))
+    return out + status_abilities(s, c, c.statuses)
+
+
+def status_abilities(s: State, c: CardState, held: list[list]) -> list[tuple[Ability, Ctx]]:
+    """Return the abilities status instances give a card, each instance its own (with its value, where
+    its status names it)."""
+    out = []
+    for x in sorted(held, key=lambda x: x[NAME]):
+        sdef = s.game.statuses[x[NAME]]
+        params = [x[VALUE]] if sdef.param else []
+        out += [(a, Ctx(c.id, c.controller, ["status", x[NAME], i], params)) for i, a in enumerate(sdef.abilities)]
     return out
+
+
+def instances(s: State, cid: int) -> list[list]:
+    """Return a card's status instances now: the kept ones, merged with those static abilities generate."""
+    c = s.cards[cid]
+    if not s.game.generates:
+        return c.statuses
+    generated = index(s).elements or {}
+    return merged(s, c.statuses, generated[cid]) if cid in generated else c.statuses
+
+
+def merged(s: State, kept: list[list], generated: list[list]) -> list[list]:
+    """Return kept instances with generated ones joined: a merging status's values add to its kept one."""
+    out = [list(x) for x in kept]
+    for g in generated:
+        same = next((x for x in out if x[NAME] == g[NAME]), None)
+        if same is not None and s.game.statuses[g[NAME]].stacking != "never":
+            same[VALUE] += g[VALUE]
+        else:
+            out.append(list(g))
+    return [x for x in out if x[VALUE] != 0]
 
 
 def working(s: State, cid: int) -> bool:
@@ -67,19 +99,30 @@ def working(s: State, cid: int) -> bool:
     c = s.cards[cid]
     if c.zone == ACTIVE_ZONE:
         return True
-    rs = s.game.ruleset
-    return c.zone == rs.set_zone != "" and "works while set" in rs.kind_traits.get(kind(s, cid), ())
+    if "shared" in s.game.ruleset.zones.get(c.zone, ()):  # a field card: it works where it lies
+        return True
+    traits = s.game.ruleset.kind_traits.get(kind(s, cid), ())
+    if c.holder >= 0:  # an attached card that is face up, while its holder is on the field
+        return "works while attached" in traits and not c.face_down and s.cards[c.holder].zone == ACTIVE_ZONE
+    return c.zone == s.game.ruleset.set_zone != "" and "works while set" in traits
 
 
 def _build_index(s: State) -> Index:
-    zones = (ACTIVE_ZONE, s.game.ruleset.set_zone) if s.game.ruleset.set_zone else (ACTIVE_ZONE,)
+    rs = s.game.ruleset
+    zones: tuple[str, ...] = (ACTIVE_ZONE, rs.set_zone) if rs.set_zone else (ACTIVE_ZONE,)
+    zones += tuple(z for z, flags in rs.zones.items() if "attached" in flags or "shared" in flags)
     on_field = [s.cards[i] for p in s.players for z in zones for i in p.zones.get(z, ()) if working(s, i)]
     base = {c.id: card_abilities(s, c) for c in on_field}
     statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
     # While grants are computed, stat reads see the statics found so far but never apply them
     # (busy), so a grant whose filter reads a stat cannot recurse into this function.
     s.index_cache = Index({}, statics, busy=True)
-    granted = _static_grants(s, statics, on_field)
+    granted, generated = _static_grants(s, statics, on_field)
+    s.index_cache = None
+    for cid, extra in generated.items():  # its statuses' abilities: its instances, the generated joined
+        kept = [pair for pair in base[cid] if pair[1].ability[0] != "status"]
+        base[cid] = kept + status_abilities(s, s.cards[cid], merged(s, s.cards[cid].statuses, extra))
+    statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
     listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
     for c in on_field:
         extra = keyword_abilities(s, c, [(k, ()) for k in granted.get(c.id, ())])
@@ -87,23 +130,28 @@ def _build_index(s: State) -> Index:
         for a, ctx in base[c.id] + extra:
             if a.kind in ("triggered", "timed"):
                 listeners.setdefault(a.event, []).append((a, ctx))
-    s.index_cache = None
-    grants = any(eff.what == "grant" for a, _ in statics for eff in a.statics)
-    return Index(listeners, statics, grants=grants)
+    grants = any(eff.what in ("grant", "grant_status") for a, _ in statics for eff in a.statics)
+    return Index(listeners, statics, grants=grants, elements=generated)
 
 
-def _static_grants(s: State, statics: list, cards: list[CardState]) -> dict[int, list[str]]:
-    """Return keywords that static abilities grant, by card id (one level: grants do not chain)."""
+def _static_grants(s: State, statics: list, cards: list[CardState]) -> tuple[dict, dict]:
+    """Return the keywords static abilities grant, and the status instances they generate, by card id
+    (one level: grants do not chain)."""
     out: dict[int, list[str]] = {}
+    generated: dict[int, list[list]] = {}
     for a, ctx in statics:
         for eff in a.statics:
+            if eff.what == "grant_status":
+                for c in cards:
+                    if eff.applies(a, s, ctx, c.id):
+                        generated.setdefault(c.id, []).append([eff.keyword, eff.value, None, ctx.source])
             if eff.what != "grant":
                 continue
             for c in cards:
                 printed = any(k == eff.keyword for k, _ in s.game.cards[c.name].keywords)
                 if not printed and eff.keyword not in c.granted and eff.applies(a, s, ctx, c.id):
                     out.setdefault(c.id, []).append(eff.keyword)
-    return out
+    return out, generated
 
 
 def stat(s: State, cid: int, name: str) -> int:
@@ -151,7 +199,7 @@ def known_facts(s: State, cid: int) -> dict:
     ruleset (damage and level too), every keyword and status name it has, and its flags."""
     c = s.cards[cid]
     cdef = s.game.cards[c.name]
-    names = {k for k, _ in cdef.keywords} | set(c.granted) | set(c.statuses)
+    names = {k for k, _ in cdef.keywords} | set(c.granted) | {x[NAME] for x in instances(s, cid)}
     names |= {eff.keyword for eff, _, _ in statics_on(s, cid, "grant")}
     flags = set(c.flags) | {eff.flag for eff, _, _ in statics_on(s, cid, "flag")}
     stats = {name: stat(s, cid, name) for name in (*s.game.ruleset.stats, "damage", "level", "cost")}
@@ -175,6 +223,21 @@ def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
         idx.busy = False
 
 
+def user(s: State, cid: int) -> int:
+    """Return the card whose abilities a card's act for: the card it is attached to (an action of a
+    character's table), else itself (-1: none)."""
+    return s.cards[cid].holder if cid >= 0 and s.cards[cid].holder >= 0 else cid
+
+
+def dealt_bonus(s: State, source: int) -> int:
+    """Return how much more damage a source deals by static abilities ('damage dealt by X is increased by
+    N'): of a card attached to another (an action of a character's table), of its holder."""
+    dealer = user(s, source)
+    if dealer < 0:
+        return 0
+    return _static_total(s, dealer, "deal_more") if s.cards[dealer].zone == ACTIVE_ZONE else 0
+
+
 def damage_reduction(s: State, cid: int) -> int:
     """Return how much damage dealt to a card is reduced by static abilities."""
     return _static_total(s, cid, "reduce_damage") if s.cards[cid].zone == ACTIVE_ZONE else 0
@@ -193,16 +256,36 @@ def statics_on(s: State, cid: int, what: str) -> list:
         idx.busy = False
 
 
-def damage_taken(s: State, ctx: Ctx, cid: int, amount: int) -> int | None:
-    """Return how much of an amount of damage a card takes: None if a protection or a floor prevents it,
-    else the amount less reductions, at least 0 (which is still damage where the ruleset says so)."""
+def damage_taken(s: State, ctx: Ctx, cid: int, amount: int, pierce: bool = False) -> int | None:
+    """Return how much of an amount of damage a card takes: None if a protection or a floor prevents it
+    (a protection older than damage that can't be prevented does not), else the amount less reductions, at
+    least 0 (which is still damage where the ruleset says so)."""
     c = s.cards[cid]
     by_opponent = ctx.ability[0] != "ruleset" and ctx.controller != c.controller  # an effect, not battle
-    if has_flag(s, cid, "undamageable") or (by_opponent and has_flag(s, cid, "shielded")):
+    barred = [f for f in ("undamageable", "shielded") if has_flag(s, cid, f) and (f == "undamageable" or by_opponent)]
+    if barred and not _pierces(s, ctx, pierce) > max(_flag_since(s, cid, f) for f in barred):
         return None
     if any(amount < stat(s, cid, eff.stat) for eff, _, _ in statics_on(s, cid, "damage_floor")):
         return None
     return max(amount - damage_reduction(s, cid), 0)
+
+
+def _flag_since(s: State, cid: int, flag: str) -> int:
+    """Return when a card's flag last began: put by an effect, or the age of the static giving it."""
+    c = s.cards[cid]
+    since = [c.stamps.get(flag, 0)] if flag in c.flags else []
+    since += [s.cards[src.source].since for eff, _, src in statics_on(s, cid, "flag") if eff.flag == flag]
+    return max(since, default=0)
+
+
+def _pierces(s: State, ctx: Ctx, pierce: bool) -> int:
+    """Return when the damage's "can't be prevented" began (-1: it has none): its ability's use, or the age of
+    a static of its dealer."""
+    dealer = user(s, ctx.source)
+    since = [ctx.stamp] if pierce else []
+    if dealer >= 0:
+        since += [s.cards[src.source].since for _, _, src in statics_on(s, dealer, "pierce")]
+    return max(since, default=-1)
 
 
 def block_refused(s: State, attacker: int, blocker: int) -> bool:
@@ -250,7 +333,7 @@ def has_name(s: State, cid: int, name: str) -> bool:
     if known is not None:
         return name in known["names"]
     c = s.cards[cid]
-    if name in c.statuses or name in c.granted:
+    if name in c.granted or any(x[NAME] == name for x in instances(s, cid)):
         return True
     if any(kw == name for kw, _ in s.game.cards[c.name].keywords):
         return True
@@ -381,8 +464,10 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
 
 
 def position(s: State, cid: int) -> int:
-    """Return a card's index in its zone, counted from the left."""
+    """Return a card's index in its zone, counted from the left (a shared zone: in the order placed)."""
     c = s.cards[cid]
+    if "shared" in s.game.ruleset.zones.get(c.zone, ()):
+        return sum(s.cards[x].since < c.since for p in s.players for x in p.zones.get(c.zone, ()))
     zone = s.players[c.controller].zones.get(c.zone, [])
     return zone.index(cid) if cid in zone else len(zone)
 

@@ -12,7 +12,7 @@ from runtime import query as q
 from runtime.defs import Ability, TargetSpec
 from runtime.ending import GameOver
 from runtime.state import Ctx, State, copy_of
-from runtime.triggers import announce, find_item
+from runtime.triggers import announce, emit, find_item
 
 
 def candidates(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> list[int]:
@@ -186,10 +186,17 @@ def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool, st
             for x in options:
                 chosen.append([x, -1 if q.is_player(x) else s.cards[x].moves])
                 s.say(f"{q.shown(s, ctx.source)} targets {q.describe(s, x)}")
+                targeted(s, x)
             continue
         s.ask(task, ctx.controller, "target", options, item=ctx.item, slot=slot, can_stop=spec.up_to)
         return False
     return True
+
+
+def targeted(s: State, x: int) -> None:
+    """Tell a card's abilities that it was chosen as a target ('when this is targeted')."""
+    if not q.is_player(x):
+        emit(s, "targeted", card=x, player=s.cards[x].controller)
 
 
 def _stopped(chosen: list) -> bool:

@@ -24,7 +24,7 @@ class CardState:
     face_down: bool = False
     damage: int = 0
     moves: int = 0
-    statuses: dict[str, list] = field(default_factory=dict)  # name -> [stacks, expiry]
+    statuses: list[list] = field(default_factory=list)  # instances [name, value, expiry, origin] (elements.py)
     mods: list[list] = field(default_factory=list)  # [stat, delta, expiry]
     granted: dict[str, list | None] = field(default_factory=dict)  # keyword -> expiry
     flags: dict[str, list | None] = field(default_factory=dict)  # flag -> expiry
@@ -34,6 +34,8 @@ class CardState:
     attached: list[int] = field(default_factory=list)  # the cards attached to it, in order (an action table)
     holder: int = -1  # the card it is attached to (-1: none)
     line: int = 0  # where the ruleset has lines: its line on its team's side, 0 the front
+    since: int = 0  # State.stamp when it came into its zone: which came first, and the age of its statics
+    stamps: dict[str, int] = field(default_factory=dict)  # flag -> State.stamp when an effect put it
 
 
 @dataclass
@@ -73,6 +75,7 @@ class Ctx:
     chosen: list = field(default_factory=list)  # per choice slot: the ids chosen while resolving
     rolled: int = 0  # the total of the last dice this ability rolled ('the roll')
     far: list = field(default_factory=list)  # [card, shortfall]: targets only the anti-stalemate rule reaches
+    stamp: int = 0  # State.stamp when it was used (put on the stack): the later effect wins
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""
@@ -150,6 +153,8 @@ class State:
     out: list[int] = field(default_factory=list)  # players who left the game (elimination), in order
     order: list[int] = field(default_factory=list)  # where turns go to cards: the actors, in initiative order
     actor: int = -1  # the card whose turn it is (-1: turns go to seats)
+    stamp: int = 0  # the clock of zone changes, abilities used and restrictions put: the later effect wins
+    together: list[dict] = field(default_factory=list)  # simultaneous groups resolving (runtime/simultaneous.py)
     cycle: int = 0  # passes through the order so far: the round, where turns go to cards
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
@@ -213,6 +218,11 @@ class State:
         if not 1 <= face <= sides:
             raise UnscriptedRoll(f"the scripted roll {face} is no face of a die of {sides} faces")
         return face
+
+    def tick(self) -> int:
+        """Return the next time of the clock that tells which of two effects is the later."""
+        self.stamp += 1
+        return self.stamp
 
     def next_id(self) -> int:
         """Return a fresh number for stack items and timestamps."""

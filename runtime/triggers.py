@@ -8,6 +8,7 @@ first, so triggers raised while resolving interrupt the rest (they resolve befor
 from __future__ import annotations
 
 from runtime import query as q
+from runtime import simultaneous
 from runtime.defs import Ability
 from runtime.state import Ctx, State
 
@@ -35,8 +36,10 @@ def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0
 def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
     """Return whether an event is one this ability listens to (its typed scope)."""
     ev = ctx.event
+    if ability.kind == "timed" and ability.scope.who == "itself" and s.actor >= 0:
+        return s.actor == ctx.source and (ability.phase == "" or ability.phase == ev["phase"])
     if ability.kind == "timed":
-        whose = q.players_of(s, ctx, ability.scope.who)
+        whose = q.players_of(s, ctx, "you" if ability.scope.who == "itself" else ability.scope.who)
         return ev["player"] in whose and (ability.phase == "" or ability.phase == ev["phase"])
     scope = ability.scope
     if scope.kind == "this":
@@ -50,8 +53,9 @@ def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
     return ev["card"] >= 0 and q.matches(s, ability, ctx, scope.filter, ev["card"])
 
 
-def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:
-    """Return the sort key of a card under an ordering policy (lower goes first)."""
+def order_key(s: State, keys: tuple, cid: int, controller: int, ability: list | None = None) -> tuple:
+    """Return the sort key of a card (of one of its abilities, where the policy orders by source) under an
+    ordering policy (lower goes first)."""
     out: list[int] = []
     for key, names in keys:
         if key == "stat":
@@ -64,7 +68,29 @@ def order_key(s: State, keys: tuple, cid: int, controller: int) -> tuple:
             out.append(0 if controller == s.active else 1)
         elif key == "position":
             out.append(q.position(s, cid) if cid >= 0 else 0)
+        elif key == "initiative":
+            actor = q.user(s, cid)
+            out.append(s.order.index(actor) if actor in s.order else -1)
+        elif key == "source":
+            out += _by_source(s, cid, ability or ["card", "", 0])
     return tuple(out)
+
+
+def _by_source(s: State, cid: int, ability: list) -> list[int]:
+    """Return the place of an ability among its card's (War Vortex Night §8.5): its printed abilities in
+    order, its attached cards' by face, its named statuses', its normal ones' (by influence, highest first),
+    then its basic modification's."""
+    if cid < 0:
+        return [0, 0]
+    c, (owner, name, index) = s.cards[cid], ability
+    if c.holder >= 0:
+        return [1, s.cards[c.holder].attached.index(cid)]
+    if owner == "status":
+        sdef = s.game.statuses[name]
+        return [2 if sdef.stacking == "never" else 3, -sdef.influence]
+    if owner == "keyword" and not any(k == name for k, _ in s.game.cards[c.name].keywords):
+        return [4, 0]  # granted: the basic modification
+    return [0, index if owner == "card" else 1000 + index]
 
 
 def stack_pending(s: State) -> bool:
@@ -75,10 +101,10 @@ def stack_pending(s: State) -> bool:
     if by_priority:
         pending, s.pending = priority_order(s, s.pending)
     else:
-        pending = sorted(s.pending, key=lambda c: order_key(s, policy, c.source, c.controller))
+        pending = sorted(s.pending, key=lambda c: order_key(s, policy, c.source, c.controller, c.ability))
         s.pending = []
     for ctx in pending:
-        ctx.item = s.next_id()
+        ctx.item, ctx.stamp = s.next_id(), s.tick()
         s.stack.append(ctx)
         if not by_priority:  # with priority levels an ability is announced when its turn comes
             announce(s, ctx)
@@ -92,11 +118,25 @@ def stack_pending(s: State) -> bool:
         for ctx in reversed([c for c in pending if c.item not in at_will]):
             s.tasks += [["resolve", ctx.item], ["targets", ctx.item]]
         return bool(pending)
-    for ctx in reversed(pending):
-        s.tasks.append(["resolve", ctx.item])
+    runs = _ties(s, policy, pending) if s.game.ruleset.together else [[ctx] for ctx in pending]
+    s.tasks += reversed([t for run in runs for t in simultaneous.tasks(run)])
     for ctx in reversed(pending):
         s.tasks.append(["targets", ctx.item])
     return bool(pending)
+
+
+def _ties(s: State, policy: tuple, pending: list[Ctx]) -> list[list[Ctx]]:
+    """Return the pending abilities in runs that no key of the policy tells apart (in order)."""
+    runs: list[list[Ctx]] = []
+    last = None
+    for ctx in pending:
+        key = order_key(s, policy, ctx.source, ctx.controller, ctx.ability)
+        if runs and key == last:
+            runs[-1].append(ctx)
+        else:
+            runs.append([ctx])
+        last = key
+    return runs
 
 
 def announce(s: State, ctx: Ctx) -> None:

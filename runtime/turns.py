@@ -4,7 +4,7 @@ attacks, state-based checks and end conditions. Each task is a function of (stat
 
 from __future__ import annotations
 
-from runtime import actors, positions, resolve
+from runtime import actors, elements, positions, resolve, simultaneous
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
@@ -97,12 +97,16 @@ def _rule_end(s: State, task: list) -> None:
 def _expire_task(s: State, task: list) -> None:
     _expire(s, lambda m: m[0] == "eot" and m[1] <= s.turn)
     for c in s.cards:
-        for name, held in list(c.statuses.items()):
-            if held[1] is not None and held[1][0] == "turns":
-                held[1] = ["turns", held[1][1] - 1]
-                if held[1][1] <= 0:
-                    del c.statuses[name]
-                    s.touch()
+        for held in c.statuses:
+            if held[2] is not None and held[2][0] == "turns":
+                held[2] = ["turns", held[2][1] - 1]
+        if any(held[2] is not None and held[2][0] == "turns" and held[2][1] <= 0 for held in c.statuses):
+            c.statuses[:] = [held for held in c.statuses if held[2] is None or held[2][0] != "turns" or held[2][1] > 0]
+            s.touch()
+    for c in s.cards:  # durations in its own turns: the card whose turn it is, or the turn player's cards
+        if c.id == s.actor or (s.actor < 0 and c.controller == s.active and c.zone == q.ACTIVE_ZONE):
+            elements.count_down(s, c.id)
+    _expire(s, lambda m: m[0] == "own" and m[1] <= 0)
 
 
 def _expire(s: State, due) -> None:
@@ -115,8 +119,7 @@ def _expire(s: State, due) -> None:
         for table in (c.granted, c.flags):
             for k in [k for k, m in table.items() if m is not None and due(m)]:
                 del table[k]
-        for k in [k for k, v in c.statuses.items() if v[1] is not None and due(v[1])]:
-            del c.statuses[k]
+        c.statuses[:] = [held for held in c.statuses if held[2] is None or not due(held[2])]
         if before != (len(c.mods), len(c.granted), len(c.flags), len(c.statuses)):
             s.touch()
 
@@ -217,7 +220,7 @@ def cast(s: State, cid: int, ctx: Ctx | None) -> None:
     if ctx is None:
         s.tasks += [["spell_done", cid], ["emit", "played", cid]]
         return
-    ctx.item = s.next_id()
+    ctx.item, ctx.stamp = s.next_id(), s.tick()
     s.stack.append(ctx)
     s.tasks += [["spell_done", cid], ["resolve", ctx.item], ["emit", "played", cid], ["targets", ctx.item]]
 
@@ -411,7 +414,8 @@ def check_state(s: State) -> None:
     """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost."""
     rs = s.game.ruleset
     ctx = rules_ctx(s)
-    for check in rs.checks:
+    settled = not (s.stack or s.pending or s.resolving)  # all processing has finished
+    for check in rs.checks if settled or not rs.checks_deferred else ():
         check(rs, s, ctx)
     if rs.collapse:
         positions.collapse(s)
@@ -450,5 +454,5 @@ TASKS = {
     "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
     "block_events": _block_events, "normal_move": positions.offer_move,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
-    "resolve_step": resolve.step_task, "resolved": resolve.resolved_task,
+    "resolve_step": resolve.step_task, "resolved": resolve.resolved_task, "together": simultaneous.together_task,
 }

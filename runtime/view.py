@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from runtime import elements
 from runtime import query as q
 from runtime.state import State
+from runtime.vocabulary import SIGNED
 
 
 def _card(s: State, cid: int, viewer: int | None) -> str:
@@ -16,10 +18,15 @@ def _card(s: State, cid: int, viewer: int | None) -> str:
     stats += [_stat(s, cid, name) for name in s.game.ruleset.stats if name in s.game.cards[c.name].stats]
     if c.damage:
         stats.append(f"damage {c.damage}")
-    stats += [f"{name} x{held[0]}" for name, held in sorted(c.statuses.items())]
+    stats += [_status(s, x) for x in sorted(q.instances(s, cid), key=lambda x: x[0])]
     if c.face_down:
         stats.append("face down")
     return parts[0] + (f" ({', '.join(stats)})" if stats else "")
+
+
+def _status(s: State, x: list) -> str:
+    """Return a status instance as a card's line shows it: 'Poison x2', 'Guarded -3', 'Freezing Forest'."""
+    return elements.shown(s, x) if s.game.statuses[x[0]].stacking in SIGNED else f"{x[0]} x{x[1]}"
 
 
 def _stat(s: State, cid: int, name: str) -> str:

@@ -33,6 +33,7 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "attacks": EventSpec("attacks", "card"),
     "blocks": EventSpec("blocks", "card"),
     "takes damage": EventSpec("damaged", "card", True),
+    "is targeted": EventSpec("targeted", "card"),  # chosen as a target, as its ability is used
     "deals damage": EventSpec("dealt_damage", "card", True),
     "take damage": EventSpec("player_damaged", "player", True),
     "draws a card": EventSpec("drew", "player"),
@@ -66,6 +67,10 @@ ALL_EVENTS = tuple(sorted({e.name for e in EVENT_PHRASES.values()} | set(TURN_EV
 MAX_VALUE = 999_999_999_999
 MAX_AT_ONCE = 1_000
 MAX_DICE, MAX_FACES = 100, 1_000  # '100D1000' at most: a roll stays one log line
+
+# How a status joins the instances a card has (runtime/elements.py): 'stacks', 'refresh' and 'once' count
+# stacks, one instance a status; these have signed values, and their unit is a whole instance.
+SIGNED = ("merges", "never")
 
 
 def dice_text(count: int, sides: int) -> str:
@@ -105,6 +110,14 @@ EFFECTS: dict[str, EffectSpec] = {
     "Restrict": EffectSpec("restrict", static=True),
     "Grant": EffectSpec("grant", static=True),
     "ReduceDamage": EffectSpec("reduce_damage", static=True),
+    "GrantStatus": EffectSpec("grant_status", static=True),
+    "DamageDealtBy": EffectSpec("damage_dealt_by", static=True),
+    "RefuseChanges": EffectSpec("refuse_changes", static=True),
+    "RemoveChanges": EffectSpec("remove_changes", cost=True),
+    "Place": EffectSpec("place"),
+    "Pierce": EffectSpec("pierce", static=True),
+    "RangeShift": EffectSpec("range_shift", static=True),
+    "DistanceAs": EffectSpec("distance_as", static=True),
     "Stage": EffectSpec("stage", procedure=True),
     "PerformRolled": EffectSpec("perform_rolled", procedure=True),
     "NormalMove": EffectSpec("normal_move", procedure=True),
@@ -132,7 +145,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "Hit": EffectSpec("hit", battle="only"),
     "Recover": EffectSpec("recover", battle="also"),
     "ReduceDirectly": EffectSpec("reduce_directly"),
-    "SetValue": EffectSpec("set_value", battle="only"),
+    "SetValue": EffectSpec("set_value", battle="also"),
     "ResetStat": EffectSpec("reset_stat", battle="only"),
     "RaiseTurn": EffectSpec("raise_turn", battle="only"),
     "SetUsed": EffectSpec("set_used", battle="only"),
@@ -205,6 +218,7 @@ RESTRICTIONS: dict[str, str] = {
     "be exhausted by the opponent's effects": "unexhaustable",
     "be returned to the hand by the opponent's effects": "unreturnable",
     "activate abilities": "silenced",
+    "act": "cant_act",  # where turns go to cards: its turns pass without its move and its action
 }
 
 # Words that name players, and what each means relative to the ability's controller.
@@ -248,7 +262,8 @@ POSSESSIVES: dict[str, str] = {
 }
 
 # Timed abilities: "at the start of <whose> turn".
-WHOSE: dict[str, str] = {"your": "you", "each": "each", "the opponent's": "opponent"}
+# "its own": the turns of the card itself where turns go to cards, else its controller's.
+WHOSE: dict[str, str] = {"your": "you", "each": "each", "the opponent's": "opponent", "its own": "itself"}
 
 # Words that filter on any card kind, and players.
 GENERIC_KINDS = ("card", "player")
@@ -273,10 +288,11 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 # overclock, effects).
 # "driven", "overdrives", "set": which action puts a card of the kind into play (see ACTIONS);
 # "reduces costs": while set, the card lowers by 1 the cost of the next card driven or overdriven with the
-# same matching attribute, then goes to the graveyard; "works while set": its abilities work while set.
+# same matching attribute, then goes to the graveyard; "works while set": its abilities work while set;
+# "works while attached": its abilities work while it is attached face up to a card on the field.
 KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds",
                "enters with attack restriction", "driven", "overdrives", "set", "reduces costs",
-               "works while set", "counts as KIND", "used at will", "used as a joker",
+               "works while set", "works while attached", "counts as KIND", "used at will", "used as a joker",
                "deleted instead of graveyard", "targets enemies", "targets allies", "targets the next sword")
 # "used at will": a set card whose ability its controller may use or not when it triggers, paying the
 # card's cost then, and only with a card of the same matching attribute on the field (unless its own is
@@ -287,7 +303,11 @@ KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to grav
 # "priority": priority levels (Code of Joker §11): the field's abilities, then set cards that fire on
 # their own, then set cards 'used at will'; each level alternates between the players, the turn
 # player first, one ability at a time; abilities of cards reaching the overclock level come last.
-ORDER_KEYS = ("stat", "kind", "turn_player", "position", "priority")
+# "initiative": the place in the turn order of the card (an attached card: its holder's), cards in no
+# order (field cards) first; "source" (War Vortex Night §8.5): a card's own abilities in printed order, then
+# those of its attached cards by face, then its named statuses' and its normal ones' (influence highest
+# first), then what its basic modification gives (keywords granted by static abilities).
+ORDER_KEYS = ("stat", "kind", "turn_player", "position", "priority", "initiative", "source")
 
 # Durations of temporary effects.
 DURATIONS = ("end of turn", "your next turn")

@@ -291,7 +291,7 @@ def test_examples_match_the_status_of_their_section():
     assert not wrong
 
 
-RUNTIME_MODULES = {"fx": "effects", "turns": "turns", "resolve": "resolve", "triggers": "triggers", "q": "query",
+RUNTIME_MODULES = {"fx": "effects", "turns": "turns", "resolve": "resolve", "triggers": "triggers", "q": "query", "elements": "elements", "shared": "shared", "simultaneous": "simultaneous", "positions": "positions",
                    "actions": "actions", "ending": "ending", "defs": "defs", "view": "view", "engine": "engine",
                    "jokers": "jokers"}
 RUNTIME_CLASSES = {"RulesetDef": "defs", "CardDef": "defs", "Game": "engine", "State": "state"}

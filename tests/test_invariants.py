@@ -108,8 +108,7 @@ def negative_damage(s: State) -> dict:
 
 def empty_status(s: State) -> dict:
     c = next(c for c in s.cards if c.statuses)
-    name = sorted(c.statuses)[0]
-    c.statuses[name][0] = 0  # the last stack went, the entry stayed
+    c.statuses[0][1] = 0  # the last stack went, the entry stayed
     return {"cid": c.id, "statuses": c.statuses}
 
 

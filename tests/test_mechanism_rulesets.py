@@ -101,6 +101,37 @@ def test_the_reference_interpreter_plays_the_same_games_and_scenarios(project, g
             assert compiled.state is not None and read.state is not None and compiled.state.log == read.state.log
 
 
+def test_the_status_invariant_catches_a_merging_status_kept_twice_and_a_value_of_0(games):
+    game = games["melee"]
+    s = game.new_game(_decks(game, "melee", 2, 0), 0)
+    cid = s.players[0].zones["field"][0]
+    s.cards[cid].statuses += [["Might", 1, None, -1], ["Frostbite", 1, None, -1], ["Might", 2, None, -1]]
+    assert violations(s) == [f"card #{cid} keeps 2 instances of Might, which merge: {s.cards[cid].statuses}"]
+    s.cards[cid].statuses[:] = [["Hymn", 0, None, -1], ["Frostbite", 1, None, -1], ["Frostbite", 1, None, -1]]
+    assert violations(s) == [f"card #{cid} holds a status with no stacks: {s.cards[cid].statuses}"]
+
+
+def test_the_zone_limit_invariant_counts_a_shared_zone_over_every_player(games):
+    game = games["melee"]
+    s = game.new_game(_decks(game, "melee", 2, 0), 0)
+    for player, name in ((0, "Misty Vale"), (1, "Ash Plains")):
+        game.add_card(s, name, player, "landscape")
+    assert violations(s) == ["the shared landscape holds 2 cards, more than 1"]
+
+
+def test_random_games_put_merge_remove_and_generate_state_changes(games):
+    game, seen = games["melee"], set()
+    marks = {"merged": " +2", "removed": " loses ", "arose again": " again (",
+             "named": " now)", "refused": "does not receive", "unable to act": "can't act this turn"}
+    for seed in range(30):
+        s = game.new_game(_decks(game, "melee", 2 + seed % 2, seed), seed)
+        agents = [RandomAgent(seed * 3 + k) for k in range(len(s.players))]
+        while not engine.is_terminal(s):
+            engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
+        seen |= {what for what, mark in marks.items() if any(mark in line for line in s.log)}
+    assert seen == set(marks)
+
+
 def test_a_turn_player_who_leaves_ends_their_turn_there(games):
     game = games["skirmish"]
     s = game.new_game(_decks(game, "skirmish", 3, 5), 5)

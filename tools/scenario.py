@@ -194,8 +194,11 @@ def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
         card.flags.pop(flag, None)
         if present:
             card.flags[flag] = None
-    elif isinstance(fact, sn.ScStatus):
-        card.statuses[fact.status.value] = [value(fact.stacks) if fact.stacks else 1, None]
+    elif isinstance(fact, sn.ScStatus):  # a status that never merges gets one more instance a line
+        name, amount = fact.status.value, value(fact.stacks) if fact.stacks else 1
+        if s.game.statuses[name].stacking != "never":
+            card.statuses[:] = [x for x in card.statuses if x[0] != name]
+        card.statuses.append([name, amount, None, -1])
         s.touch()
     elif isinstance(fact, sn.ScFace):
         card.face_down = fact.side == "down"

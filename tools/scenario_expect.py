@@ -17,7 +17,7 @@ from compiler import nodes as n
 from compiler import sheet_nodes as sn
 from compiler.check_scenarios import player_index, value
 from compiler.diagnostics import CompileError, Diagnostic
-from runtime import engine
+from runtime import elements, engine
 from runtime import query as q
 from runtime.agents import describe_action
 from runtime.state import State
@@ -177,8 +177,13 @@ def _card(s: State, where: str, cid: int, fact: sn.ScFact) -> list[str]:
         return [] if side == fact.side else [f"{where}: {named} is face {side}, expected face {fact.side}"]
     if isinstance(fact, sn.ScStatus):
         name = fact.status.value
-        have, want = c.statuses.get(name, [0])[0], value(fact.stacks) if fact.stacks else 1
+        have, want = elements.total(s, cid, name), value(fact.stacks) if fact.stacks else 1
         return [] if have == want else [f"{where}: {named} has {have} {name}, expected {want}"]
+    if isinstance(fact, sn.ScChanges):
+        mine = q.instances(s, cid)
+        shown = ", ".join(elements.shown(s, x) for x in mine) or "none"
+        return [] if len(mine) == value(fact.count) else [
+            f"{where}: {named} has {len(mine)} state changes ({shown}), expected {fact.count.text}"]
     if isinstance(fact, sn.ScIs):
         return [] if c.name == fact.card.value else [f"{where}: the card there is {named}, expected {fact.card.value}"]
     if isinstance(fact, sn.ScLine):

@@ -14,6 +14,7 @@ from runtime.battle import hooks
 from runtime.battle.parties import SwordsmanSpec
 from runtime.battle.rules import Rules
 from runtime.battle.state import SIDES, Battle, Ctx, Fighter, Sword
+from runtime.simultaneous import added
 
 SKIP = "skip"
 # A turn whose actions never run out (copies of 儀式剣 feeding reserve AP) ends the battle as a draw.
@@ -225,12 +226,7 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     for f in s.fighters():
         if f.id not in start:
             continue
-        merged = []
-        for part in (0, 1):
-            before = start[f.id][part]
-            keys = list(before) + sorted({k for e in ends for k in e[f.id][part]} - set(before))
-            merged.append({k: before.get(k, 0) + sum(e[f.id][part].get(k, 0) - before.get(k, 0) for e in ends)
-                           for k in keys})
+        merged = [added(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
         # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
         # each saw it, since neither came first, and a state count stops at 0.
         merged[1] = {k: max(0, count) for k, count in merged[1].items()}
