@@ -68,6 +68,9 @@ class RulesetParts:
     def collapse(self, meta, c):
         return _setting(meta, "collapse", [])
 
+    def default_range(self, meta, c):
+        return _setting(meta, "default range", [_int(c[0])])
+
     def ties_together(self, meta, c):
         return _setting(meta, "together", [])
 

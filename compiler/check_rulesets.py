@@ -170,8 +170,10 @@ class RulesetChecks:
             self.known(names[0], "stat", self.sym.stats)
         elif rule.key == "table rules":
             self.known(names[0], "stat", self.sym.stats)
-        elif rule.key in ("collapse", "stalemate") and not self.sym.lines:
-            self.error("E103", f"'{'an empty line is filled at once' if rule.key == 'collapse' else 'out of range, damage still reaches'} ...' needs a 'lines' line", rule)
+        elif rule.key in ("collapse", "stalemate", "default range") and not self.sym.lines:
+            said = {"collapse": "an empty line is filled at once", "stalemate": "out of range, damage still reaches",
+                    "default range": "a card with no range has range"}[rule.key]
+            self.error("E103", f"'{said} ...' needs a 'lines' line", rule)
         elif rule.key in ("actor turns", "start on field"):
             self.actor_kind(rule)
         elif rule.key == "players" and not 1 <= int(str(rule.values[0])) <= int(str(rule.values[-1])):

@@ -573,6 +573,8 @@ def setting(s: n.Setting) -> str:
             return "an empty line is filled at once from behind."
         case "together":
             return "triggers that tie resolve together."
+        case "default range":
+            return f"a card with no range has range {vals[0]}."
         case "stalemate":
             return "out of range, damage still reaches a card with no card in the lines between, less the shortfall."
         case "table rules":

@@ -621,7 +621,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together",
+                    "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range",
                     "checks_deferred")
 
 

@@ -190,6 +190,7 @@ LINE_READERS: dict[str, Reader] = {
     "lines": lambda vals: {"lines": tuple(str(x) for x in vals)},  # a team's lines, front first
     "collapse": lambda vals: {"collapse": True},
     "together": lambda vals: {"together": True},  # simultaneous ties (runtime/simultaneous.py)
+    "default range": lambda vals: {"default_range": ("to", 0, vals[0])},  # 'a card with no range has range N.'
     "stalemate": lambda vals: {"stalemate": True},  # the anti-stalemate rule (War Vortex Night §5.7)
     "table rules": lambda vals: {"table_rules": (vals[0], str(vals[1]), vals[2])},  # (cards, budget stat, copies)
     "first player": _one("first_player"),

@@ -121,6 +121,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["collapse"] = True
         case "together":
             out["together"] = True
+        case "default range":
+            out["default_range"] = ("to", 0, vals[0])
         case "stalemate":
             out["stalemate"] = True
         case "table rules":

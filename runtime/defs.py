@@ -301,6 +301,7 @@ class RulesetDef:
     zone_limits: ClassVar[dict[str, int]] = {}  # zone -> most cards it holds per player (shared: in all)
     checks_deferred: ClassVar[bool] = False  # 'checks after all processing': only with nothing on the stack
     together: ClassVar[bool] = False  # 'triggers that tie resolve together.' (runtime/simultaneous.py)
+    default_range: ClassVar[tuple | None] = None  # 'a card with no range has range N.': ('to', 0, N); None: any
     mulligans: ClassVar[int] = 0  # how many whole-hand redraws a player may take at the start
     short_deck: ClassVar[tuple | None] = None  # (zones set aside, where to) before rebuilding a short deck
     all_lose: ClassVar[str] = "draw"  # when every player loses at once: 'draw' or 'lose'

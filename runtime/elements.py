@@ -49,6 +49,9 @@ def put(s: State, ctx: Ctx, cid: int, amount: int, name: str, until: list | None
         c.statuses[:] = [x for x in c.statuses if x[NAME] != name]
         s.touch()
         _arises(s, cid, name)
+    elif sdef.stacking == "merges" and held is not None and held[VALUE] == 0:
+        c.statuses.remove(held)  # what is left is only what a static generates: nothing to keep
+        s.touch()
 
 
 def _put_line(s: State, cid: int, name: str, amount: int) -> str:

@@ -60,7 +60,7 @@ def shortfall(s: State, ab: Ability, ctx: Ctx, target: int) -> int | None:
     anti-stalemate rule reaches it (R-WVN-25 to R-WVN-29), None where nothing does."""
     if not s.game.ruleset.lines or ctx.source < 0 or q.is_player(target):
         return 0
-    reach = s.game.cards[s.cards[ctx.source].name].range
+    reach = s.game.cards[s.cards[ctx.source].name].range or s.game.ruleset.default_range
     who = user(s, ctx) if reach is not None else -1
     if who < 0 or s.cards[who].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
         return 0

@@ -292,8 +292,14 @@ def test_random_simple_duel_games_log_the_same(duel_pair, batch):
         assert_same_game(compiled, interp, deck_pair(decks, seed), seed)
 
 
-def test_scenarios_log_the_same(duel_pair, joker_pair):
-    pairs = {"simple_duel": duel_pair, "code_of_joker": joker_pair}
+@pytest.fixture(scope="module")
+def vortex_pair():
+    """The compiled War Vortex Night game (generated/) and the interpreted one (cards/war_vortex_night/)."""
+    return load_game("war_vortex_night"), interpreted(ROOT, ROOT / "cards" / "war_vortex_night")
+
+
+def test_scenarios_log_the_same(duel_pair, joker_pair, vortex_pair):
+    pairs = {"simple_duel": duel_pair, "code_of_joker": joker_pair, "war_vortex_night": vortex_pair}
     assert SCENARIOS
     for path in SCENARIOS:
         sc = read_scenario(path)
