@@ -21,7 +21,7 @@ from runtime import effects as fx
 from runtime import vocabulary as v
 from runtime.battle import effects as battle_fx
 from runtime.battle.state import Battle
-from runtime.defs import Filter, MaySpec, TargetSpec
+from runtime.defs import Filter, MaySpec, TargetSpec, values_of
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -345,14 +345,15 @@ def _predicate(withs: tuple[n.Cond, ...], start: Env,
     holds, tested left to right like `and`."""
 
     def pred(ab: Any, s: Any, ctx: Any, c: int) -> bool:
-        printed = s.game.cards[s.cards[c].name].attributes
-        if any(val not in printed.values() for val in values):
+        card = s.game.cards[s.cards[c].name]
+        printed = {val for attr in card.attributes for val in values_of(card, attr)}
+        if any(val not in printed for val in values):
             return False
         env, rt = start.fork(), Run(ab, s, ctx, c)
         result = True
         for w in withs:
             if isinstance(w, n.WithAttribute):  # 'with colour blue': the printed attribute
-                result = result and printed.get(w.attribute.value) == w.value.value
+                result = result and w.value.value in values_of(card, w.attribute.value)
                 continue
             result = test(w, env, rt if result else None) and result
         return result

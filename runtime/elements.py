@@ -43,6 +43,7 @@ def put(s: State, ctx: Ctx, cid: int, amount: int, name: str, until: list | None
     else:
         held[VALUE] = {"stacks": held[VALUE] + amount, "refresh": amount}.get(sdef.stacking, 1)
         held[EXPIRY] = until
+    c.stamps[f"status {name}"] = s.tick()  # what the status gives dates from now (the later effect wins)
     s.touch()
     s.say(_put_line(s, cid, name, amount))
     if sdef.stacking == "merges" and total(s, cid, name) == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runtime.defs import Ability, Filter
+from runtime.defs import Ability, Filter, values_of
 from runtime.state import CardState, Ctx, State
 
 ACTIVE_ZONE = "field"
@@ -274,8 +274,16 @@ def _flag_since(s: State, cid: int, flag: str) -> int:
     """Return when a card's flag last began: put by an effect, or the age of the static giving it."""
     c = s.cards[cid]
     since = [c.stamps.get(flag, 0)] if flag in c.flags else []
-    since += [s.cards[src.source].since for eff, _, src in statics_on(s, cid, "flag") if eff.flag == flag]
+    since += [_static_since(s, src) for eff, _, src in statics_on(s, cid, "flag") if eff.flag == flag]
     return max(since, default=0)
+
+
+def _static_since(s: State, ctx: Ctx) -> int:
+    """Return when a static ability began to apply: when its status was put, else when its card arrived."""
+    c = s.cards[ctx.source]
+    if ctx.ability[0] == "status":
+        return c.stamps.get(f"status {ctx.ability[1]}", c.since)
+    return c.since
 
 
 def _pierces(s: State, ctx: Ctx, pierce: bool) -> int:
@@ -284,7 +292,7 @@ def _pierces(s: State, ctx: Ctx, pierce: bool) -> int:
     dealer = user(s, ctx.source)
     since = [ctx.stamp] if pierce else []
     if dealer >= 0:
-        since += [s.cards[src.source].since for _, _, src in statics_on(s, dealer, "pierce")]
+        since += [_static_since(s, src) for _, _, src in statics_on(s, dealer, "pierce")]
     return max(since, default=-1)
 
 
@@ -406,8 +414,8 @@ def _card_passes(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:
     if f.other and cid == ctx.source:
         return False
     if f.attrs:
-        printed = s.game.cards[s.cards[cid].name].attributes
-        if any(printed.get(attr) != value for attr, value in f.attrs):
+        printed = s.game.cards[s.cards[cid].name]
+        if any(value not in values_of(printed, attr) for attr, value in f.attrs):
             return False
     if f.pred is None:
         return True

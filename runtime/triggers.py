@@ -37,7 +37,7 @@ def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
     """Return whether an event is one this ability listens to (its typed scope)."""
     ev = ctx.event
     if ability.kind == "timed" and ability.scope.who == "itself" and s.actor >= 0:
-        return s.actor == ctx.source and (ability.phase == "" or ability.phase == ev["phase"])
+        return s.actor == q.user(s, ctx.source) and (ability.phase == "" or ability.phase == ev["phase"])
     if ability.kind == "timed":
         whose = q.players_of(s, ctx, "you" if ability.scope.who == "itself" else ability.scope.who)
         return ev["player"] in whose and (ability.phase == "" or ability.phase == ev["phase"])
