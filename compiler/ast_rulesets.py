@@ -62,6 +62,9 @@ class RulesetParts:
     def stalemate(self, meta, c):
         return _setting(meta, "stalemate", [])
 
+    def no_tokens(self, meta, c):
+        return _setting(meta, "no tokens", [])
+
     def table_rules(self, meta, c):
         return _setting(meta, "table rules", [_int(c[0]), _name(c[1]), _int(c[2])])
 

@@ -140,6 +140,9 @@ class EffectChecks:
                                    "states by 'ignoring states of class ...'", e)
             case n.RefuseChanges(influence=influence) if not 1 <= influence <= 3:
                 self.error("E105", f"an influence is 1, 2 or 3, found {influence}", e)
+            case n.CreateToken() if self.sym.no_tokens:
+                self.error("E106", "this ruleset has no token rules ('cards can't create tokens.'): a card can't "
+                                   "create one", e)
             case n.CreateToken(card=card):
                 if card not in self.sym.cards:
                     self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)

@@ -575,6 +575,8 @@ def setting(s: n.Setting) -> str:
             return "triggers that tie resolve together."
         case "default range":
             return f"a card with no range has range {vals[0]}."
+        case "no tokens":
+            return "cards can't create tokens."
         case "stalemate":
             return "out of range, damage still reaches a card with no card in the lines between, less the shortfall."
         case "table rules":

@@ -28,6 +28,8 @@ from compiler.check_scenarios import MAX_NUMBER, MAX_SEED, Problems, option
 from compiler.diagnostics import CompileError, Diagnostic, did_you_mean, quoted_list
 from compiler.parser import parse_replay
 from compiler.sheets import deck_rules
+from compiler.team_files import read_team, team_text
+from runtime.defs import Entry
 from runtime.engine import Game
 
 FORMAT = "cardc-replay/1"
@@ -50,7 +52,7 @@ class Replay:
     options: dict[str, str] = field(default_factory=dict)
     extra_cards: dict[str, str] | None = None
     seed: int = 0
-    decks: list[list[str]] = field(default_factory=list)
+    decks: list[list] = field(default_factory=list)  # card names, or a team's entries
     choices: list[tuple[str, int]] = field(default_factory=list)
     violation: str = ""
     option_nodes: list[tuple[sn.JString, sn.JString]] = field(default_factory=list)
@@ -223,12 +225,27 @@ def card_file_problem(name: object) -> str | None:
             "inside a temporary copy of the ruleset folder")
 
 
-def _decks(value: sn.JValue, out: Problems) -> list[list[str]]:
+def _decks(value: sn.JValue, out: Problems) -> list[list]:
+    """Return the decks: card names, or for a team, entries [character, line number, [its table]]."""
     decks = []
     for p, deck in enumerate(_array(value, "'decks'", out), 1):
-        names = [_string(card, f"a card of deck {p}", out) for card in _array(deck, f"deck {p}", out)]
-        decks.append([x for x in names if x is not None])
+        items = [_entry(card, p, out) if isinstance(card, sn.JArray) else _string(card, f"a card of deck {p}", out)
+                 for card in _array(deck, f"deck {p}", out)]
+        decks.append([x for x in items if x is not None])
     return decks
+
+
+def _entry(value: sn.JArray, p: int, out: Problems) -> Entry | None:
+    """Return a team's character: [name, line (0: the front), [the cards of its table by face]]."""
+    if len(value.items) != 3:
+        out.add(value, "E209", f"a character of team {p} is [name, line, [table]], found {len(value.items)} value(s)")
+        return None
+    name, line, table = value.items
+    cards = [_string(c, f"a card of team {p}'s table", out) for c in _array(table, f"a table of team {p}", out)]
+    what, at = _string(name, f"a character of team {p}", out), _number(line, f"a line of team {p}", out, 0, 9)
+    if what is None or at is None or None in cards:
+        return None
+    return Entry(what, tuple(c for c in cards if c is not None), at)
 
 
 def _choices(value: sn.JValue, out: Problems) -> list[tuple[str, int]]:
@@ -323,10 +340,14 @@ def check_game(replay: Replay, game: Game) -> list[Diagnostic]:
     if out.found or replay.deck_nodes is None:
         return out.found
     game = game.with_options(replay.options)
-    decks, players = replay.deck_nodes, game.ruleset.players
-    if len(decks.items) != players:
+    decks, players, most = replay.deck_nodes, game.ruleset.players, max(game.ruleset.max_players, game.ruleset.players)
+    if not players <= len(decks.items) <= most:
+        by = f"{players} to {most}" if most > players else f"{players}"
         out.add(decks, "E209", f"'decks' holds {len(decks.items)} deck(s); ruleset '{game.declared.name}' is "
-                               f"played by {players}")
+                               f"played by {by}")
+    if game.ruleset.table_rules is not None:
+        _check_teams(replay, game, out)
+        return out.found
     known = deck_rules(game).known
     for p, (node, names) in enumerate(zip(decks.items, replay.decks, strict=True), 1):
         cards = node.items if isinstance(node, sn.JArray) else ()  # stage one found each to be an array
@@ -337,3 +358,18 @@ def check_game(replay: Replay, game: Game) -> list[Diagnostic]:
         if problems:
             out.add(node, "E201", f"deck {p} cannot start a game: {'; '.join(problems)}")
     return out.found
+
+
+def _check_teams(replay: Replay, game: Game, out: Problems) -> None:
+    """Add a problem at each team that cannot start a game: the checks of a team file (compiler/team_files.py)."""
+    assert replay.deck_nodes is not None
+    for p, (node, team) in enumerate(zip(replay.deck_nodes.items, replay.decks, strict=True), 1):
+        if not all(isinstance(e, Entry) for e in team) or any(e.line >= len(game.ruleset.lines) for e in team):
+            out.add(node, "E201", f"team {p} cannot start a game: a team is a list of [character, line, [table]], "
+                                  f"its lines 0 to {len(game.ruleset.lines) - 1}")
+            continue
+        try:
+            read_team(team_text(team, game.ruleset.lines), f"team {p}", game)
+        except CompileError as err:
+            said = "; ".join(d.message for d in err.diagnostics)
+            out.add(node, "E201", f"team {p} cannot start a game: {said}")

@@ -125,6 +125,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["default_range"] = ("to", 0, vals[0])
         case "stalemate":
             out["stalemate"] = True
+        case "no tokens":
+            pass  # a check of the cards (compiler/check_effects.py): nothing is left for the runtime
         case "table rules":
             out["table_rules"] = (vals[0], str(vals[1]), vals[2])
         case "start on field":

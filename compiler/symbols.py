@@ -52,6 +52,7 @@ class Symbols:
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
     lines: tuple[str, ...] = ()  # 'lines front, middle, back'
     stalemate: bool = False  # 'out of range, damage still reaches ...': the anti-stalemate rule
+    no_tokens: bool = False  # "cards can't create tokens.": the ruleset has no token rules
     actor_turns: bool = False  # 'turns go to KINDs in initiative order: ...'
     damage_lowers: str = ""  # 'damage lowers hp': the stat damage counts against (recovered, reduced directly)
     # attribute -> the values cards print for it, in first-use order ('colour' -> 'red', 'blue', ...);
@@ -134,6 +135,8 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.battle = True
         elif isinstance(rule, n.Setting) and rule.key == "stalemate":
             sym.stalemate = True
+        elif isinstance(rule, n.Setting) and rule.key == "no tokens":
+            sym.no_tokens = True
         elif isinstance(rule, n.Setting) and rule.key == "actor turns":
             sym.actor_turns = True
         elif isinstance(rule, n.Setting) and rule.key == "lines":

@@ -14,7 +14,7 @@ from compiler.build import read_source
 from compiler.check_scenarios import Problems
 from compiler.diagnostics import CompileError
 from compiler.parser import parse_team
-from runtime.defs import Entry, values_of
+from runtime.defs import Entry, meets_requirement, values_of
 from runtime.engine import Game
 
 MAX_FACE = 999
@@ -35,6 +35,15 @@ def read_team(text: str, path: str, game: Game) -> list[Entry]:
 def load_team(path: Path, game: Game) -> list[Entry]:
     """Return the deck entries of a team file on disk (see read_team); the file must be UTF-8."""
     return read_team(read_source(path, str(path)), str(path), game)
+
+
+def team_text(team: list[Entry], lines: tuple[str, ...], title: str = "Random") -> str:
+    """Return a team's entries as the text of a team file (docs/teams.md), read back by read_team."""
+    out = [f"team: {title}"]
+    for e in team:
+        out.append(f"character {e.name}, {lines[e.line]}")
+        out += [f"    {face}: {card}" for face, card in enumerate(e.attached, 1)]
+    return "\n".join(out) + "\n"
 
 
 def check_team(team: sn.TeamFile, game: Game) -> list:
@@ -94,17 +103,13 @@ def _table(c: sn.TeamCharacter, game: Game, out: Problems, holder: Any) -> None:
 
 
 def _gate(face: sn.TeamFace, card: Any, holder: Any, out: Problems) -> None:
-    """Add a problem unless the holder may take the card: a card with no requirement fits everyone;
-    'requires A x or y' needs one of the values, 'requires A x and y' all, matched exactly (R-WVN-05, 06)."""
-    need = card.requires
-    if need is None:
+    """Add a problem unless the holder may take the card (runtime.defs.meets_requirement)."""
+    if meets_requirement(card, holder):
         return
-    attr, mode, values = need
-    have = set(values_of(holder, attr))
-    if (mode == "any" and not have & set(values)) or (mode == "all" and not set(values) <= have):
-        joined = f" {'or' if mode == 'any' else 'and'} ".join(values)
-        shown = ", ".join(sorted(have)) or "none"
-        out.add(face.card, "E211", f"'{face.card.value}' requires {attr} {joined}; its holder's {attr}: {shown}")
+    attr, mode, values = card.requires
+    joined = f" {'or' if mode == 'any' else 'and'} ".join(values)
+    shown = ", ".join(sorted(values_of(holder, attr))) or "none"
+    out.add(face.card, "E211", f"'{face.card.value}' requires {attr} {joined}; its holder's {attr}: {shown}")
 
 
 def _from_the_front(team: sn.TeamFile, lines: tuple[str, ...], out: Problems) -> None:

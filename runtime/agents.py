@@ -6,10 +6,10 @@ import random
 import sys
 from typing import Protocol, TextIO
 
-from runtime import engine
+from runtime import engine, positions
 from runtime import query as q
 from runtime.engine import Action
-from runtime.state import State
+from runtime.state import Ctx, State
 from runtime.view import render_state
 
 
@@ -58,6 +58,8 @@ class GreedyAgent:
             return max(actions, key=lambda a: (q.stat(s, a[1], "level"), -_strength(s, a[1])))
         if kind == "mulligan":
             return ("keep", 0)
+        if kind == "move":
+            return max(actions, key=lambda a: (_reach_after(s, a), a[0] == "stay"))
         return actions[0]
 
     def _act(self, s: State, actions: list[Action], me: int) -> Action:
@@ -95,7 +97,29 @@ class GreedyAgent:
             return (50 if ~x != me else -50, 0)
         theirs = s.cards[x].controller != me
         power = _strength(s, x)
+        if theirs and s.game.ruleset.lines:  # a battle of characters: the foe nearest to retiring first
+            return (100 - power, -x)
         return ((100 + power) if theirs else -power, -x)
+
+
+def _reach_after(s: State, move: Action) -> int:
+    """Return how many (card of its table that hurts, foe it reaches) pairs the actor has after a normal
+    move ('stay' included), the lines collapsed, on a copy of the state."""
+    kind, actor = move
+    t = s.snapshot()
+    if kind != "stay":
+        positions.step(t, actor, 1, kind.split()[1])
+        positions.collapse(t)
+    me = t.cards[actor].controller
+    foes = [c for p, player in enumerate(t.players) if p != me for c in player.zones.get(q.ACTIVE_ZONE, ())]
+    pairs = 0
+    for card in t.cards[actor].attached:
+        cdef = t.game.cards[t.cards[card].name]
+        for i, ab in enumerate(cdef.abilities):
+            if ab.kind == "effect" and ab.hurts:
+                ctx = Ctx(card, me, ["card", cdef.name, i])
+                pairs += sum(positions.shortfall(t, ab, ctx, foe) == 0 for foe in foes)
+    return pairs
 
 
 def _strength(s: State, cid: int) -> int:

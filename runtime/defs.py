@@ -30,6 +30,16 @@ def values_of(card: Any, attr: str) -> tuple[str, ...]:
     return (card.attributes[attr],) if attr in card.attributes else ()
 
 
+def meets_requirement(card: Any, holder: Any) -> bool:
+    """Return whether a holder may take a card: a card with no requirement fits everyone; 'requires A x or
+    y' needs one of the values, 'requires A x and y' all, matched exactly (R-WVN-05, R-WVN-06)."""
+    if card.requires is None:
+        return True
+    attr, mode, values = card.requires
+    have = set(values_of(holder, attr))
+    return bool(have & set(values)) if mode == "any" else set(values) <= have
+
+
 def entry_names(deck: list) -> list[str]:
     """Return every card name of a deck, an entry's attached cards after it."""
     return [n for e in deck for n in ((e.name, *e.attached) if isinstance(e, Entry) else (e,))]

@@ -309,7 +309,8 @@ def _record_target(s: State, d: dict, x: int | None) -> None:
         return
     slot.append([x, -1 if q.is_player(x) else s.cards[x].moves])
     resolve.targeted(s, x)
-    s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.shown(s, ctx.source)})")
+    where = positions.distance_note(s, ctx, x)
+    s.say(f"P{d['player'] + 1} targets {q.describe(s, x)} ({q.shown(s, ctx.source)}){where}")
 
 
 def is_terminal(s: State) -> bool:

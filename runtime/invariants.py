@@ -150,6 +150,29 @@ def left_out(s: State) -> list[str]:
             if s.result is None and p in (deciding, s.active)]
 
 
+def lines(s: State) -> list[str]:
+    """Return a message for each team whose cards stand behind an empty line, or past its last line
+    (R-WVN-17, R-WVN-18: lines fill from the front, and collapse at once)."""
+    names = s.game.ruleset.lines
+    out = []
+    for p, player in enumerate(s.players):
+        used = sorted({s.cards[cid].line for cid in player.zones.get("field", ())})
+        if used and (used[-1] >= len(names) or used != list(range(len(used)))):
+            out.append(f"P{p + 1}'s cards stand in lines {used}, not the first {len(used)} of {len(names)}")
+    return out if names else []
+
+
+def order(s: State) -> list[str]:
+    """Return a message where turns go to cards but the turn order lists a card twice, or lacks the card
+    whose turn it is."""
+    if not s.game.ruleset.actor_turns:
+        return []
+    twice = sorted({cid for cid in s.order if s.order.count(cid) > 1})
+    out = [f"the turn order lists {twice} more than once"] if twice else []
+    missing = s.actor >= 0 and s.actor not in s.order
+    return out + ([f"card #{s.actor} has the turn but is not in the turn order"] if missing else [])
+
+
 INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("one zone", one_zone),
     ("zone agrees", zone_agrees),
@@ -164,6 +187,8 @@ INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("waiting", waiting),
     ("left out", left_out),
     ("attached", attached),
+    ("lines", lines),
+    ("order", order),
 )
 
 

@@ -42,10 +42,15 @@ def shifted(reach: tuple, by: int) -> tuple | None:
     return ("set", *kept) if kept else None
 
 
-def user(s: State, ctx: Ctx) -> int:
-    """Return the card an ability is used from: its source, or the card its source is attached to (an
-    action card performed from a character's table)."""
-    return q.user(s, ctx.source)
+def distance_note(s: State, ctx: Ctx, target: int) -> str:
+    """Return how a log line names the distance from an ability's user to its target (' (distance 2)'):
+    '' where the ruleset has no lines or either is not on the field."""
+    me = q.user(s, ctx.source)
+    if not s.game.ruleset.lines or me < 0 or q.is_player(target):
+        return ""
+    if s.cards[me].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
+        return ""
+    return f" (distance {distance(s, me, target)})"
 
 
 def in_range(s: State, ab: Ability, ctx: Ctx, target: int) -> bool:
@@ -61,7 +66,7 @@ def shortfall(s: State, ab: Ability, ctx: Ctx, target: int) -> int | None:
     if not s.game.ruleset.lines or ctx.source < 0 or q.is_player(target):
         return 0
     reach = s.game.cards[s.cards[ctx.source].name].range or s.game.ruleset.default_range
-    who = user(s, ctx) if reach is not None else -1
+    who = q.user(s, ctx.source) if reach is not None else -1
     if who < 0 or s.cards[who].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
         return 0
     shift = sum(eff.amount(a, s, c) for eff, a, c in q.statics_on(s, who, "range_shift"))

@@ -185,7 +185,8 @@ def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool, st
         if len(options) <= spec.count - len(chosen) and not spec.up_to:
             for x in options:
                 chosen.append([x, -1 if q.is_player(x) else s.cards[x].moves])
-                s.say(f"{q.shown(s, ctx.source)} targets {q.describe(s, x)}")
+                where = positions.distance_note(s, ctx, x)
+                s.say(f"{q.shown(s, ctx.source)} targets {q.describe(s, x)}{where}")
                 targeted(s, x)
             continue
         s.ask(task, ctx.controller, "target", options, item=ctx.item, slot=slot, can_stop=spec.up_to)

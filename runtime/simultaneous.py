@@ -82,6 +82,9 @@ def _merge(s: State, start: dict, ends: list[dict]) -> None:
         mine = [e["cards"][str(c.id)] for e in ends]
         c.damage = added({"d": was[1]}, [{"d": end[1]} for end in mine])["d"]
         c.mods[:] = [list(m) for m in was[2]] + [list(m) for end in mine for m in end[2][len(was[2]):]]
+        if c.damage < 0 and s.game.ruleset.damage_lowers:  # recoveries past the damage: as one recovery does
+            c.mods.append([s.game.ruleset.damage_lowers, -c.damage, None])
+            c.damage = 0
         changed += [c.id] if (c.damage, c.mods) != (was[1], was[2]) else []
     for k, p in enumerate(s.players):
         p.resources = added(start["players"][k], [e["players"][k] for e in ends])

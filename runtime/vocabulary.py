@@ -119,7 +119,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "RangeShift": EffectSpec("range_shift", static=True),
     "DistanceAs": EffectSpec("distance_as", static=True),
     "Stage": EffectSpec("stage", procedure=True),
-    "PerformRolled": EffectSpec("perform_rolled", procedure=True),
+    "PerformRolled": EffectSpec("perform_rolled"),  # also a card's "roll again" (R-WVN-22)
     "NormalMove": EffectSpec("normal_move", procedure=True),
     "MoveLines": EffectSpec("move_lines"),
     "PlayStaged": EffectSpec("play_staged", procedure=True),

@@ -17,6 +17,7 @@ from dataclasses import replace
 import pytest
 
 from compiler.sheets import deck_rules, load_deck
+from compiler.team_files import load_team
 from runtime import engine, invariants
 from runtime.agents import RandomAgent
 from runtime.battle import invariants as battle_invariants
@@ -61,7 +62,21 @@ def states() -> dict[str, State]:
         "coj": _state_where(coj, "code_of_joker", lambda s: s.turn >= 4 and all(
             p.zones["field"] and p.zones["hand"] for p in s.players)),
         "duel": _state_where(duel, "simple_duel", lambda s: any(c.statuses for c in s.cards)),
+        "wvn": _battle_where(lambda s: s.turn >= 3 and all(len(p.zones["field"]) >= 2 for p in s.players)),
     }
+
+
+def _battle_where(wanted: Callable[[State], bool]) -> State:
+    """Return the first state of a seeded War Vortex Night battle (two sample teams) where wanted holds."""
+    game = load_game("war_vortex_night")
+    teams = [load_team(ROOT / "cards" / "war_vortex_night" / "teams" / f"{t}.team", game)
+             for t in ("emberguard", "tidewardens")]
+    s = game.new_game(teams, 1)
+    agents = [RandomAgent(1), RandomAgent(2)]
+    while not wanted(s):
+        assert not engine.is_terminal(s)
+        engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
+    return s
 
 
 def _first(s: State, player: int, zone: str) -> int:
@@ -169,6 +184,19 @@ def decides_after_leaving(s: State) -> dict:
     return {"p": s.decision["player"] + 1}
 
 
+def line_gap(s: State) -> dict:
+    cid = _first(s, 0, "field")
+    for other in s.players[0].zones["field"]:
+        s.cards[other].line = 0
+    s.cards[cid].line = 2  # the middle line is empty in front of it
+    return {}
+
+
+def order_twice(s: State) -> dict:
+    s.order.append(s.order[0])
+    return {"cid": s.order[0]}
+
+
 PLANTS: list[tuple[str, str, Plant, str]] = [
     ("one zone", "coj", twice_listed, "card #{cid} is in both P1 field and P2 graveyard"),
     ("zone agrees", "coj", zone_differs, "card #{cid} is listed in P1 hand but says P1 graveyard"),
@@ -185,11 +213,13 @@ PLANTS: list[tuple[str, str, Plant, str]] = [
     ("waiting", "coj", stuck, "the game is neither over nor waiting for a decision"),
     ("left out", "coj", decides_after_leaving, "P{p} left the game but still plays"),
     ("attached", "duel", half_attached, "card #{card} is attached to #{holder} but says #-1"),
+    ("lines", "wvn", line_gap, "P1's cards stand in lines [0, 2], not the first 2 of 3"),
+    ("order", "wvn", order_twice, "the turn order lists [{cid}] more than once"),
 ]
 
 
 def test_the_clean_states_break_nothing(states: dict[str, State]) -> None:
-    assert {key: invariants.broken(s) for key, s in states.items()} == {"coj": [], "duel": []}
+    assert {key: invariants.broken(s) for key, s in states.items()} == {"coj": [], "duel": [], "wvn": []}
 
 
 @pytest.mark.parametrize(("name", "game", "plant", "expected"), PLANTS, ids=[p[2].__name__ for p in PLANTS])

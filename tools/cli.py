@@ -109,12 +109,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if _automatic(args.ruleset):
         return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
-    teams = [p for p in args.parties if p.endswith(".team")]
-    if len(teams) != len(args.parties):
-        print("error: party files are for rulesets with automatic battles; use --deck", file=sys.stderr)
-        return 2
-
-    return play_command(args.root, args.ruleset, args.seed, args.deck + teams, args.human, args.agent,
+    return play_command(args.root, args.ruleset, args.seed, args.deck + args.parties, args.human, args.agent,
                         _options(args))
 
 
@@ -152,14 +147,27 @@ def _missing_ruleset(root: Path, ruleset: str) -> str:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from runtime.battle.rules import load_rules
-    from tools.battle.play import tournament_command
+    from runtime.load import load_game
+    from tools.battle.play import tournament_command as battles
+    from tools.tournament import tournament_command
 
     missing = _missing_ruleset(args.root, args.ruleset)
-    if missing or not _automatic(args.ruleset):
-        why = missing or f"'{args.ruleset}' has no automatic battles; a tournament needs party files"
-        print(f"error: {why}", file=sys.stderr)
+    if missing:
+        print(f"error: {missing}", file=sys.stderr)
         return 2
-    return tournament_command(load_rules(args.ruleset), args.folder, _options(args))
+    if _automatic(args.ruleset):
+        if len(args.entries) > 1:
+            print("error: a tournament of automatic battles plays the party files of one folder", file=sys.stderr)
+            return 2
+        folder = Path(args.entries[0]) if args.entries else args.root / "cards" / args.ruleset / "parties"
+        return battles(load_rules(args.ruleset), folder, _options(args))
+    try:
+        game = load_game(args.ruleset).with_options(_options(args))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return tournament_command(args.root, game, _options(args), args.entries, args.games, args.seed, args.agent,
+                              args.workers)
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
@@ -231,8 +239,8 @@ def parser() -> argparse.ArgumentParser:
     f.set_defaults(func=cmd_fmt)
     pl = sub.add_parser("play", help="play a game and print its log")
     pl.add_argument("ruleset")
-    pl.add_argument("parties", nargs="*", help="automatic battles: the two party files (*.sw); rulesets of teams: "
-                                               "the team files (*.team), one a player")
+    pl.add_argument("parties", nargs="*", help="automatic battles: the two party files (*.sw); card games: one deck "
+                                               "or team a player, as a file or a sample's name (emberguard)")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--deck", action="append", default=[], help="deck name or file (give one per player)")
     pl.add_argument("--human", type=int, action="append", default=[], help="player number played by you")
@@ -240,11 +248,18 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     pl.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     pl.set_defaults(func=cmd_play)
-    tr = sub.add_parser("tournament", help="automatic battles: a round robin of the party files in a folder")
+    tr = sub.add_parser("tournament", help="every pairing of decks or teams in both seats (automatic battles: "
+                                           "of the party files in a folder)")
     tr.add_argument("ruleset")
-    tr.add_argument("folder", type=Path)
+    tr.add_argument("entries", nargs="*", help="decks or teams (files, sample names or folders; default: every "
+                                               "sample); automatic battles: one folder")
+    tr.add_argument("--games", type=int, default=10, help="games per pairing and seating (default: 10)")
+    tr.add_argument("--seed", type=int, default=1)
+    tr.add_argument("--agent", choices=("random", "greedy"), default="random")
+    tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one a core)")
     tr.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
-    tr.set_defaults(func=cmd_tournament, rules=None)
+    tr.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
+    tr.set_defaults(func=cmd_tournament)
     sc = sub.add_parser("scenario", help="run scenario files (default: every scenario of tests/)")
     sc.add_argument("paths", nargs="*", type=Path)
     sc.add_argument("--update", action="store_true", help="rewrite expected logs from actual runs")

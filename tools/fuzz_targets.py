@@ -175,7 +175,15 @@ class Target:
     deck: list[str] = field(default_factory=list)  # 'deck': the deck under test
     left_out: dict[str, str] = field(default_factory=dict)  # 'cards': why a card of the file is in no deck
 
+    @property
+    def teams(self) -> bool:
+        """Whether its games are battles of teams (a ruleset with table rules): random teams, not decks."""
+        return self.pool.game.ruleset.table_rules is not None
+
     def describe(self) -> str:
+        if self.teams:
+            kind = self.pool.game.ruleset.actor_turns[0]
+            return f"random teams of the {kind}s and tables of a pool of {len(self.pool.cards)} cards"
         if self.mode == "cards":
             reasons = sorted(set(self.left_out.values()))
             note = "".join(f"; left out, as {why.replace('it ', 'each ', 1)}: "
@@ -275,7 +283,7 @@ def _around_cards(pool: Pool, label: str, focus: list[str]) -> Target:
 
 def _checked(target: Target) -> Target:
     """Return target, or raise UsageError when its pool cannot fill a legal deck under its rules."""
-    for cands in deck_choices(target):
+    for cands in deck_choices(target, target.pool.game.ruleset.players):
         why = None if cands is None else deck_problem(target.pool.game, cands)
         if why is not None:
             target.pool.close()
@@ -284,11 +292,13 @@ def _checked(target: Target) -> Target:
     return target
 
 
-def deck_choices(target: Target) -> list[Candidates | None]:
-    """Return, per player, the cards a deck may be drawn from (focus cards first), or None for the
-    fixed deck of a deck-file target; a game's decks are encoded as indices into what each position
-    still allows (tools/deckgen.py)."""
-    game, players = target.pool.game, target.pool.game.ruleset.players
+def deck_choices(target: Target, players: int) -> list[Candidates | None]:
+    """Return, per player, the cards a deck may be drawn from (focus cards first), or None for a deck the
+    shrinker keeps as it was (a deck-file target's deck; every team); a game's decks are encoded as indices
+    into what each position still allows (tools/deckgen.py)."""
+    game = target.pool.game
+    if target.teams:
+        return [None] * players
     if target.mode == "cards":
         return [candidates(game, target.focus + [c for c in target.pool.cards if c not in target.focus])] * players
     if target.mode == "deck":

@@ -35,10 +35,12 @@ from typing import Any, TextIO
 
 from compiler.replay_files import FORMAT
 from runtime import engine, invariants
+from runtime.defs import Entry, entry_names
 from runtime.engine import Action, Game
 from runtime.state import State
 from tools.deckgen import candidates, decode_deck, encode_deck, random_deck, shape
 from tools.fuzz_targets import Target, UsageError, deck_choices, resolve_target
+from tools.teamgen import random_team
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
 MAX_ACTIONS = 5_000  # decisions in one game before it counts as never ending
@@ -217,15 +219,19 @@ class Progress:
             self.stream.flush()
 
 
-def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list[str]]]:
+def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list]]:
     """Return a game seed and decks for one game of a campaign, drawn from rng; every deck is legal
     under the game's deck rules (a card-file target's decks each hold some of its cards)."""
     game = target.pool.game
     game_seed = rng.getrandbits(32)
-    decks: list[list[str]] = []
+    if target.teams:  # two teams, a three-way battle one game in three, as the ruleset allows
+        count = min(game.ruleset.players + (rng.randrange(3) == 0), max(game.ruleset.max_players, 2))
+        around = target.focus if target.mode == "cards" else None
+        return game_seed, [random_team(rng, game, target.pool.cards, around) for _ in range(count)]
+    decks: list[list] = []
     files = [d for d in target.pool.decks.values() if d != target.deck]
     focus = candidates(game, target.focus) if target.mode == "cards" else None
-    for cands in deck_choices(target):
+    for cands in deck_choices(target, target.pool.game.ruleset.players):
         if cands is None:
             decks.append(list(target.deck))
         elif target.mode == "deck" and files and rng.random() < 0.5:
@@ -240,7 +246,7 @@ def encode(target: Target, run: Run) -> list[int]:
     of each card among those its position allows, and the action index at each decision with more
     than one action."""
     out = [run.seed]
-    for cands, deck in zip(deck_choices(target), run.decks, strict=True):
+    for cands, deck in zip(deck_choices(target, len(run.decks)), run.decks, strict=True):
         if cands is not None:
             out += encode_deck(target.pool.game, cands, deck)
     return out + [i for i, k in zip(run.indices, run.options, strict=True) if k > 1]
@@ -293,8 +299,8 @@ def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
     assert original is not None
     out.failure = original
     game = target.pool.game
-    choices = deck_choices(target)
-    shapes = [shape(game, d) for d in original.decks]
+    choices = deck_choices(target, len(original.decks))  # None: the deck (or team) stays as it was
+    shapes = [shape(game, entry_names(d)) for d in original.decks]
     key = b"cardc-fuzz-shrink"
     db = InMemoryExampleDatabase()
     # A failing example in the secondary corpus is replayed, then shrunk (one in the primary
@@ -311,11 +317,11 @@ def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
             bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game: "
                      f"{len(out.failure.actions) if out.failure else 0} actions ")
         game_seed = data.draw(st.integers(0, 2**32 - 1))
-        drawn = [list(target.deck) if cands is None else
+        drawn = [list(kept) if cands is None else
                  decode_deck(game, cands, slots, lambda k: data.draw(st.integers(0, k - 1)))
-                 for cands, slots in zip(choices, shapes, strict=True)]
+                 for cands, slots, kept in zip(choices, shapes, original.decks, strict=True)]
         decks = [d for d in drawn if d is not None]
-        if len(decks) < len(drawn) or any(game.check_deck(d) for d in decks):
+        if len(decks) < len(drawn) or any(game.check_deck(entry_names(d)) for d in decks):
             return False  # not reached: every decoded deck is legal (the guard keeps shrinking honest)
 
         def choose(s: State, actions: list[Action]) -> int:
@@ -356,6 +362,11 @@ def trimmed(indices: list[int]) -> list[int]:
     return out
 
 
+def _json_deck(deck: list) -> list:
+    """Return a deck as a replay file holds it: card names, or a team's [character, line, [table]]."""
+    return [[e.name, e.line, list(e.attached)] if isinstance(e, Entry) else e for e in deck]
+
+
 def replay_data(target: Target, outcome: Outcome, campaign_seed: int) -> dict:
     """Return the JSON content of a replay file for a campaign's failure."""
     run, original = outcome.failure, outcome.original
@@ -367,7 +378,7 @@ def replay_data(target: Target, outcome: Outcome, campaign_seed: int) -> dict:
         "target": target.label,
         "extra_cards": target.pool.extra,
         "seed": run.seed,
-        "decks": run.decks,
+        "decks": [_json_deck(d) for d in run.decks],
         "choices": [list(a) for a in run.actions],
         "choice_indices": trimmed(run.indices),
         "violation": run.violation,
@@ -378,7 +389,8 @@ def replay_data(target: Target, outcome: Outcome, campaign_seed: int) -> dict:
             "seconds": round(outcome.shrink_seconds, 3),
             "stopped_by_time_limit": outcome.shrink_stopped,
             "other_violations_seen": outcome.other_bugs,
-            "original": {"seed": original.seed, "decks": original.decks, "actions": len(original.actions),
+            "original": {"seed": original.seed, "decks": [_json_deck(d) for d in original.decks],
+                         "actions": len(original.actions),
                          "choice_indices": trimmed(original.indices), "violation": original.violation},
         },
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from compiler.diagnostics import CompileError, Diagnostic
+from compiler.diagnostics import CompileError, Diagnostic, did_you_mean
 from compiler.sheets import deck_rules, load_deck
 from compiler.team_files import load_team
 from runtime import engine
@@ -14,26 +14,41 @@ from runtime.defs import entry_names
 from runtime.engine import Game
 from runtime.load import load_game
 
+SAMPLES = (("decks", ".deck"), ("teams", ".team"))  # where a ruleset keeps the decks or teams a name means
+
 
 def deck_path(root: Path, ruleset: str, name: str) -> Path:
-    """Return the file a deck argument names: a path (a deck or a team file), or a deck of
-    cards/<ruleset>/decks/."""
+    """Return the file a deck argument names: a path (a deck or a team file), or a sample deck or team of
+    cards/<ruleset>/ by its name; ValueError, saying which there are, when a name is none of them."""
     given = Path(name)
     if given.suffix in (".deck", ".team") or given.exists():
         return given
-    return root / "cards" / ruleset / "decks" / f"{name}.deck"
+    found = [root / "cards" / ruleset / folder / f"{name}{suffix}" for folder, suffix in SAMPLES]
+    path = next((p for p in found if p.is_file()), None)
+    if path is None:
+        there = sorted(p.stem for folder, suffix in SAMPLES for p in (root / "cards" / ruleset / folder).glob(f"*{suffix}"))
+        raise ValueError(f"no deck or team '{name}' in cards/{ruleset}/ (there: {', '.join(there) or 'none'})"
+                         f"{did_you_mean(name, there)}")
+    return path
+
+
+def legal_samples(root: Path, game: Game) -> list[Path]:
+    """Return the sample decks and teams of a ruleset (cards/<ruleset>/decks/, teams/) that are legal under
+    the game's rules and options."""
+    legal = []
+    for folder, suffix in SAMPLES:
+        for path in sorted((root / "cards" / game.ruleset.name / folder).glob(f"*{suffix}")):
+            try:
+                if not game.check_deck(entry_names(_read(path, game))):
+                    legal.append(path)
+            except CompileError:
+                continue
+    return legal
 
 
 def default_decks(root: Path, game: Game) -> list[str]:
-    """Return the first two sample decks that are legal under the game's rules and options."""
-    legal = []
-    for path in sorted((root / "cards" / game.ruleset.name / "decks").glob("*.deck")):
-        try:
-            if not game.check_deck(load_deck(path, deck_rules(game, sized=False))):
-                legal.append(path.stem)
-        except CompileError:
-            continue
-    return legal[:2]
+    """Return the first two sample decks (or teams) that are legal under the game's rules and options."""
+    return [p.stem for p in legal_samples(root, game)[:2]]
 
 
 def _read(path: Path, game: Game) -> list:
@@ -49,6 +64,16 @@ def _refused(game: Game, paths: list[Path], lists: list[list]) -> list[Diagnosti
             for problem in game.check_deck(entry_names(deck))]
 
 
+def read_entries(game: Game, paths: list[Path]) -> list[list]:
+    """Return the decks or teams of files; their problems, and what the rules refuse in them, are a
+    CompileError located at each file (printed by the CLI, exit 1)."""
+    lists = [_read(path, game) for path in paths]
+    refused = _refused(game, paths, lists)
+    if refused:
+        raise CompileError(refused)
+    return lists
+
+
 def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
                  agent: str, options: dict[str, str] | None = None) -> int:
     """Play one game and print its log; return the exit code."""
@@ -61,12 +86,12 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
     names = decks or default_decks(root, game)
     if len(names) == 1:
         names = names * 2
-    # a deck file's problems are a CompileError, printed located by the CLI (exit 1)
-    paths = [deck_path(root, ruleset, d) for d in names]
-    lists = [_read(path, game) for path in paths]
-    refused = _refused(game, paths, lists)
-    if refused:
-        raise CompileError(refused)
+    try:
+        paths = [deck_path(root, ruleset, d) for d in names]
+    except ValueError as err:
+        print(f"cardc play: {err}", file=sys.stderr)
+        return 2
+    lists = read_entries(game, paths)
     agents: list[Agent] = []
     for p in range(len(lists)):
         if p + 1 in humans:

@@ -133,6 +133,9 @@ def write_scenario(pool: Pool, replay: Replay, path: Path, source: Path) -> None
     from runtime.agents import describe_action
     from tools.scenario import ScenarioError, read_scenario, run_scenario, update_transcript
 
+    if any(not isinstance(name, str) for deck in replay.decks for name in deck):
+        raise UsageError("a battle of teams cannot be written as a scenario: a scenario's 'new game' starts from "
+                         "decks, and a team's characters and tables have no set-up line")
     if any("," in name or re.match(r"\d+ ", name) for deck in replay.decks for name in deck):
         raise UsageError("a card name with ',' or a leading count cannot be written in a scenario deck line")
     game = pool.game
