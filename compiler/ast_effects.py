@@ -32,6 +32,9 @@ class EffectParts:
     def range_shift(self, meta, c):
         return n.RangeShift(_loc(meta), c[3], c[5] == "increased", c[7])
 
+    def counts_as(self, meta, c):
+        return n.CountsAs(_loc(meta), c[0], _name(c[1]), _name(c[2]))
+
     def distance_as(self, meta, c):
         return n.DistanceAs(_loc(meta), c[0], c[1])
 

@@ -62,6 +62,9 @@ class RulesetParts:
     def stalemate(self, meta, c):
         return _setting(meta, "stalemate", [])
 
+    def unmet_face_down(self, meta, c):
+        return _setting(meta, "unmet face down", [])
+
     def no_tokens(self, meta, c):
         return _setting(meta, "no tokens", [])
 

@@ -49,7 +49,8 @@ def _effect_word_of(class_name: str) -> str:
              "Shuffle": "shuffle", "RemoveChanges": "remove ... state changes", "GrantStatus": "has N STATUS",
              "DamageDealtBy": "damage dealt by ... is increased by", "RefuseChanges": "can't receive state changes",
              "Place": "place", "Pierce": "damage dealt by ... can't be prevented",
-             "RangeShift": "the ranges of ... are changed", "DistanceAs": "the distance to ... is treated as"}
+             "RangeShift": "the ranges of ... are changed", "DistanceAs": "the distance to ... is treated as",
+             "CountsAs": "counts as"}
     return words[class_name]
 
 

@@ -14,9 +14,9 @@ from runtime import vocabulary as v
 CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnToHand", "MoveToEnd", "Modify",
              "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
              "BlockedBy", "MustBlock", "DamageFloor", "RemoveChanges", "GrantStatus", "DamageDealtBy",
-             "RefuseChanges", "Pierce", "RangeShift", "DistanceAs")
+             "RefuseChanges", "Pierce", "RangeShift", "DistanceAs", "CountsAs")
 STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor, n.GrantStatus, n.DamageDealtBy,
-               n.RefuseChanges, n.Pierce, n.RangeShift, n.DistanceAs)
+               n.RefuseChanges, n.Pierce, n.RangeShift, n.DistanceAs, n.CountsAs)
 
 
 @dataclass
@@ -108,6 +108,9 @@ class EffectChecks:
             case n.Delete() if "deleted" not in self.sym.zones and self.sym.ruleset is not None:
                 self.error("E103", "'delete' moves cards to the 'deleted' zone, and ruleset "
                                    f"'{self.sym.ruleset.name.value}' declares none", e)
+            case n.CountsAs(attribute=attribute, value=value):
+                if self.known(attribute, "attribute", self.sym.attributes):
+                    self.known(value, attribute.value, self.sym.attributes[attribute.value])
             case n.RangeShift() | n.DistanceAs() if not self.sym.lines and self.sym.ruleset is not None:
                 self.error("E106", f"'{_effect_word(e)}' changes distances between lines, and the ruleset has no "
                                    "'lines' line", e)

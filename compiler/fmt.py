@@ -271,6 +271,8 @@ def effect(e: n.Effect) -> str:
             return f"damage dealt by {obj(t)} can't be prevented"
         case n.RangeShift(target=t, increased=increased, amount=a):
             return f"the ranges of {obj(t)} are {'increased' if increased else 'reduced'} by {amount(a)}"
+        case n.CountsAs(target=t, attribute=attribute, value=value):
+            return f"{obj(t)} counts as {attribute.value} {value.value}"
         case n.DistanceAs(target=t, amount=a):
             return f"the distance to {obj(t)} is treated as {amount(a)}"
         case n.DealDamage(amount=a, target=t):
@@ -575,6 +577,8 @@ def setting(s: n.Setting) -> str:
             return "triggers that tie resolve together."
         case "default range":
             return f"a card with no range has range {vals[0]}."
+        case "unmet face down":
+            return "an attached card whose requirement its holder no longer meets turns face down."
         case "no tokens":
             return "cards can't create tokens."
         case "stalemate":

@@ -532,6 +532,8 @@ def _static_effect(e: n.Effect, env: Env, check: Callable) -> StaticEffect:
             amount = _amount_fn(a, env.fork(), not increased)
             value(a, env, None)
             return StaticEffect("range_shift", check, amount=amount)
+        case n.CountsAs(attribute=attribute, value=counted):
+            return StaticEffect("counts_as", check, stat=attribute.value, keyword=counted.value)
         case n.DistanceAs(amount=a):
             amount = _amount_fn(a, env.fork(), False)
             value(a, env, None)
@@ -621,7 +623,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "banned_keywords", "announces_turn_start", "automatic", "last_turn", "launch_turn",
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
-                    "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range",
+                    "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "checks_deferred")
 
 

@@ -192,7 +192,8 @@ LINE_READERS: dict[str, Reader] = {
     "together": lambda vals: {"together": True},  # simultaneous ties (runtime/simultaneous.py)
     "default range": lambda vals: {"default_range": ("to", 0, vals[0])},  # 'a card with no range has range N.'
     "stalemate": lambda vals: {"stalemate": True},
-    "no tokens": lambda vals: {},  # checked when the cards compile; the game has nothing to read  # the anti-stalemate rule (War Vortex Night §5.7)
+    "no tokens": lambda vals: {},
+    "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45  # checked when the cards compile; the game has nothing to read  # the anti-stalemate rule (War Vortex Night §5.7)
     "table rules": lambda vals: {"table_rules": (vals[0], str(vals[1]), vals[2])},  # (cards, budget stat, copies)
     "first player": _one("first_player"),
     "deck": _two("deck_size", "max_copies"),  # 'deck N cards [, at most M copies]'

@@ -18,10 +18,11 @@ from compiler.interpret_reading import kind_of
 from compiler.symbols import Symbols  # the names the checker collected (check is shared)
 from runtime import choices
 from runtime import effects as fx
+from runtime import query as q
 from runtime import vocabulary as v
 from runtime.battle import effects as battle_fx
 from runtime.battle.state import Battle
-from runtime.defs import Filter, MaySpec, TargetSpec, values_of
+from runtime.defs import Filter, MaySpec, TargetSpec
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
@@ -346,14 +347,14 @@ def _predicate(withs: tuple[n.Cond, ...], start: Env,
 
     def pred(ab: Any, s: Any, ctx: Any, c: int) -> bool:
         card = s.game.cards[s.cards[c].name]
-        printed = {val for attr in card.attributes for val in values_of(card, attr)}
+        printed = {val for attr in card.attributes for val in q.attribute_values(s, c, attr)}
         if any(val not in printed for val in values):
             return False
         env, rt = start.fork(), Run(ab, s, ctx, c)
         result = True
         for w in withs:
             if isinstance(w, n.WithAttribute):  # 'with colour blue': the printed attribute
-                result = result and w.value.value in values_of(card, w.attribute.value)
+                result = result and w.value.value in q.attribute_values(s, c, w.attribute.value)
                 continue
             result = test(w, env, rt if result else None) and result
         return result

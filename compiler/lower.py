@@ -403,6 +403,8 @@ def _static_effect(e: n.Effect, env: Env, test: str) -> str:
         case n.RangeShift(amount=a, increased=increased):
             amount = env.function("amount", SELF_ARGS, [f"return {'' if increased else '-'}{expr(a, env)}"])
             return f"StaticEffect('range_shift', {test}, amount={amount})"
+        case n.CountsAs(attribute=attribute, value=value):
+            return f"StaticEffect('counts_as', {test}, stat={attribute.value!r}, keyword={value.value!r})"
         case n.DistanceAs(amount=a):
             amount = env.function("amount", SELF_ARGS, [f"return {expr(a, env)}"])
             return f"StaticEffect('distance_as', {test}, amount={amount})"

@@ -635,6 +635,15 @@ class RangeShift(Node):
 
 
 @dataclass(frozen=True)
+class CountsAs(Node):
+    """'this counts as element earth' (static): X has one more value of the attribute while it applies."""
+
+    target: Object
+    attribute: Name
+    value: Name
+
+
+@dataclass(frozen=True)
 class DistanceAs(Node):
     """'the distance to X is treated as 3' (static): every distance between X and another card."""
 
@@ -900,7 +909,7 @@ Effect = Union[
     PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
     ReduceDirectly, PerformRolled, NormalMove, MoveLines, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
-    RemoveClass, Choose, Reveal, PutInto, Shuffle, RemoveChanges, GrantStatus, DamageDealtBy, RefuseChanges, Place, Pierce, RangeShift, DistanceAs,
+    RemoveClass, Choose, Reveal, PutInto, Shuffle, RemoveChanges, GrantStatus, DamageDealtBy, RefuseChanges, Place, Pierce, RangeShift, DistanceAs, CountsAs,
 ]
 
 

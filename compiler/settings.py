@@ -125,6 +125,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["default_range"] = ("to", 0, vals[0])
         case "stalemate":
             out["stalemate"] = True
+        case "unmet face down":
+            out["unmet_face_down"] = True
         case "no tokens":
             pass  # a check of the cards (compiler/check_effects.py): nothing is left for the runtime
         case "table rules":

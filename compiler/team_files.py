@@ -14,7 +14,7 @@ from compiler.build import read_source
 from compiler.check_scenarios import Problems
 from compiler.diagnostics import CompileError
 from compiler.parser import parse_team
-from runtime.defs import Entry, meets_requirement, values_of
+from runtime.defs import Entry, counted_as, meets_requirement, values_of
 from runtime.engine import Game
 
 MAX_FACE = 999
@@ -108,7 +108,7 @@ def _gate(face: sn.TeamFace, card: Any, holder: Any, out: Problems) -> None:
         return
     attr, mode, values = card.requires
     joined = f" {'or' if mode == 'any' else 'and'} ".join(values)
-    shown = ", ".join(sorted(values_of(holder, attr))) or "none"
+    shown = ", ".join(sorted(values_of(holder, attr) + counted_as(holder, attr))) or "none"
     out.add(face.card, "E211", f"'{face.card.value}' requires {attr} {joined}; its holder's {attr}: {shown}")
 
 

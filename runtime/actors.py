@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from runtime import query as q
 from runtime import resolve
+from runtime.defs import meets_requirement
 from runtime.state import Ctx, State
 from runtime.vocabulary import dice_text
 
@@ -52,6 +53,25 @@ def next_actor(s: State) -> int | None:
                 s.cycle += 1
             return s.order[at]
     return None
+
+
+def turn_unmet_face_down(s: State) -> None:
+    """State check: each face-up card attached to a card on the field whose requirement its holder no longer
+    meets turns face down at once, and stays so (R-WVN-45: the lost 'counts as earth')."""
+    for p in s.players:
+        for holder in p.zones[q.ACTIVE_ZONE]:
+            for cid in s.cards[holder].attached:
+                card = s.game.cards[s.cards[cid].name]
+                if s.cards[cid].face_down or card.requires is None:
+                    continue
+                have = q.attribute_values(s, holder, card.requires[0])
+                if not meets_requirement(card, s.game.cards[s.cards[holder].name], have):
+                    s.cards[cid].face_down = True
+                    s.touch()
+                    attr, mode, values = card.requires
+                    need = f" {'or' if mode == 'any' else 'and'} ".join(values)
+                    s.say(f"{q.describe(s, cid)} turns face down: {q.describe(s, holder)} no longer meets its "
+                          f"requirement ({attr} {need})")
 
 
 def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:

@@ -30,14 +30,22 @@ def values_of(card: Any, attr: str) -> tuple[str, ...]:
     return (card.attributes[attr],) if attr in card.attributes else ()
 
 
-def meets_requirement(card: Any, holder: Any) -> bool:
+def counted_as(card: Any, attr: str) -> tuple[str, ...]:
+    """Return the values of an attribute a card's printed static abilities say it counts as having ('this
+    counts as element earth'), whatever their conditions: what a table may be built on (R-WVN-45)."""
+    return tuple(eff.keyword for a in card.abilities if a.kind == "static" for eff in a.statics
+                 if eff.what == "counts_as" and eff.stat == attr)
+
+
+def meets_requirement(card: Any, holder: Any, have: tuple[str, ...] | None = None) -> bool:
     """Return whether a holder may take a card: a card with no requirement fits everyone; 'requires A x or
-    y' needs one of the values, 'requires A x and y' all, matched exactly (R-WVN-05, R-WVN-06)."""
+    y' needs one of the values, 'requires A x and y' all, matched exactly (R-WVN-05, R-WVN-06); the values
+    are the holder's printed ones and those it counts as having, unless `have` gives them."""
     if card.requires is None:
         return True
     attr, mode, values = card.requires
-    have = set(values_of(holder, attr))
-    return bool(have & set(values)) if mode == "any" else set(values) <= have
+    held = set(values_of(holder, attr) + counted_as(holder, attr) if have is None else have)
+    return bool(held & set(values)) if mode == "any" else set(values) <= held
 
 
 def entry_names(deck: list) -> list[str]:
@@ -105,7 +113,8 @@ class StaticEffect:
     (amount function), 'blocked_by' (filter of blockers refused), 'damage_floor' (stat: smaller
     damage is not taken), 'deal_more' (amount function: damage the card deals is that much more),
     'grant_status' (keyword: a status, value: its instance's value, generated while it works),
-    'refuse_changes' (value: statuses of that influence or less are not received). applies: the
+    'refuse_changes' (value: statuses of that influence or less are not received), 'counts_as' (stat: an
+    attribute, keyword: one more value the card has of it). applies: the
     function telling whether it applies to a card.
     """
 
@@ -303,6 +312,7 @@ class RulesetDef:
     # 'tables hold 6 cards in ascending cost, costing at most the ap of their holder, at most 2 of a name.'
     table_rules: ClassVar[tuple | None] = None  # (cards, the holder's budget stat, copies of a name)
     collapse: ClassVar[bool] = False
+    unmet_face_down: ClassVar[bool] = False  # an attached card whose requirement its holder stops meeting turns face down
     stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one

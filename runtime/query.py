@@ -414,14 +414,20 @@ def _card_passes(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:
     if f.other and cid == ctx.source:
         return False
     if f.attrs:
-        printed = s.game.cards[s.cards[cid].name]
-        if any(value not in values_of(printed, attr) for attr, value in f.attrs):
+        if any(value not in attribute_values(s, cid, attr) for attr, value in f.attrs):
             return False
     if f.pred is None:
         return True
     if f.zone and last_known(s, cid) is not None:
         return _as_in_zone(s, ab, ctx, f, cid)
     return bool(f.pred(ab, s, ctx, cid))
+
+
+def attribute_values(s: State, cid: int, attr: str) -> tuple[str, ...]:
+    """Return every value a card has of an attribute now: printed, and those a static ability has it count
+    as having ('this counts as element earth')."""
+    printed = values_of(s.game.cards[s.cards[cid].name], attr)
+    return printed + tuple(eff.keyword for eff, _, _ in statics_on(s, cid, "counts_as") if eff.stat == attr)
 
 
 def _as_in_zone(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:

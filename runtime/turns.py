@@ -417,6 +417,8 @@ def check_state(s: State) -> None:
     settled = not (s.stack or s.pending or s.resolving)  # all processing has finished
     for check in rs.checks if settled or not rs.checks_deferred else ():
         check(rs, s, ctx)
+    if rs.unmet_face_down:
+        actors.turn_unmet_face_down(s)
     if rs.collapse:
         positions.collapse(s)
     check_losers(s)

@@ -118,6 +118,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "Pierce": EffectSpec("pierce", static=True),
     "RangeShift": EffectSpec("range_shift", static=True),
     "DistanceAs": EffectSpec("distance_as", static=True),
+    "CountsAs": EffectSpec("counts_as", static=True),
     "Stage": EffectSpec("stage", procedure=True),
     "PerformRolled": EffectSpec("perform_rolled"),  # also a card's "roll again" (R-WVN-22)
     "NormalMove": EffectSpec("normal_move", procedure=True),

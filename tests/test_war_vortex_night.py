@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from runtime.load import load_game
 from tests.conftest import ROOT
 from tests.test_differential import assert_same_game, interpreted
 from tools.cli import main
+from tools.scenario import read_scenario
 from tools.teamgen import random_team
 from tools.tournament import wilson
 
@@ -56,7 +58,23 @@ def test_a_team_ruling(path: Path) -> None:
 
 def test_every_team_ruling_of_the_digest_has_a_case() -> None:
     rulings = {p.read_text(encoding="utf-8").split(":")[0].removeprefix("# scenario ") for p in CASES}
-    assert rulings == {f"R-WVN-{n:02d}" for n in (1, 2, 3, 4, 5, 6, 7, 17)}
+    assert rulings == {f"R-WVN-{n:02d}" for n in (1, 2, 3, 4, 5, 6, 7, 17, 45)}
+
+
+def test_every_ruling_of_the_digest_is_a_scenario_a_team_case_or_an_error_case() -> None:
+    """R-WVN-01 to R-WVN-63: the scenarios beside the team cases, the team cases, and the one ruling that is a
+    compile error (R-WVN-63, tokens refused: tests/errors/cases.txt, a case whose name ends in r_wvn_63)."""
+    index = ROOT.parent / "shared" / "rules" / "rulings-index.tsv"
+    if not index.exists():
+        index = ROOT / "tests" / "scenarios" / "war_vortex_night" / "RULINGS.tsv"
+    rulings = [line.split("\t")[0] for line in index.read_text(encoding="utf-8").splitlines()
+               if line.startswith("R-WVN-")]
+    scenarios = {read_scenario(p).name for p in (ROOT / "tests" / "scenarios" / "war_vortex_night").glob("*.scenario")}
+    teams = {p.read_text(encoding="utf-8").split(":")[0].removeprefix("# scenario ") for p in CASES}
+    cases = (ROOT / "tests" / "errors" / "cases.txt").read_text(encoding="utf-8")
+    errors = {f"R-WVN-{n}" for n in re.findall(r"^=== case: \w*_r_wvn_(\d\d)$", cases, re.M)}
+    assert len(rulings) == 63
+    assert [r for r in rulings if r not in scenarios | teams | errors] == []
 
 
 def test_a_case_whose_team_is_changed_no_longer_passes() -> None:
