@@ -42,16 +42,14 @@ def bench_build() -> dict[str, float]:
 
 def bench_games(ruleset: str, games: int, options: dict[str, str] | None = None) -> dict[str, float]:
     """Return games per second, per-turn time and actions per second for seeded random games
-    between the ruleset's sample decks that its rules (and options) accept."""
-    from compiler.sheets import deck_rules, load_deck
+    between the ruleset's sample decks (or teams) that its rules (and options) accept."""
     from runtime import engine
     from runtime.agents import RandomAgent
     from runtime.load import load_game
+    from tools.play import legal_samples, read_entries
 
     game = load_game(ruleset).with_options(options or {})
-    decks = [load_deck(p, deck_rules(game, sized=False))
-             for p in sorted((ROOT / "cards" / ruleset / "decks").glob("*.deck"))]
-    decks = [d for d in decks if not game.check_deck(d)]
+    decks = read_entries(game, legal_samples(ROOT, game))
     turns = actions = 0
     per_game = []
     for seed in range(games):
@@ -79,9 +77,11 @@ def bench_memory(ruleset: str, games: int, options: dict[str, str] | None = None
     return {"peak traced heap (MiB)": peak / 2**20, "peak RSS (MiB)": rss_kib / 1024}
 
 
-# What the game benchmarks play: (label, ruleset, options).
-GAMES = (("simple_duel", "simple_duel", {}), ("code_of_joker v1", "code_of_joker", {"version": "v1"}),
-         ("code_of_joker v2", "code_of_joker", {"version": "v2"}))
+# What the game benchmarks play: (label, ruleset, options, share of --games: a War Vortex Night battle is
+# some 50 turns of many characters).
+GAMES = (("simple_duel", "simple_duel", {}, 1.0), ("code_of_joker v1", "code_of_joker", {"version": "v1"}, 1.0),
+         ("code_of_joker v2", "code_of_joker", {"version": "v2"}, 1.0),
+         ("war_vortex_night battles (sample teams)", "war_vortex_night", {}, 0.2))
 
 
 def bench_battles(battles: int) -> dict[str, float]:
@@ -110,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build()}
-    for label, ruleset, options in GAMES:
-        figures[label] = {**bench_games(ruleset, args.games, options), **bench_memory(ruleset, 50, options)}
+    for label, ruleset, options, share in GAMES:
+        count = max(1, round(args.games * share))
+        figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
     figures["Marguerite battles (random legal parties)"] = bench_battles(args.games)
     print(f"| benchmark ({args.games} random games each, one core) | value |")
     print("|---|---|")

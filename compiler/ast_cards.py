@@ -110,6 +110,9 @@ class CardParts:
     def subject_this(self, meta, c):
         return n.Subject(_loc(meta), "this", "this", None)
 
+    def subject_holder(self, meta, c):
+        return n.Subject(_loc(meta), "holder", "its holder", None)
+
     def subject_player(self, meta, c):
         return n.Subject(_loc(meta), "player", c[0], None)
 

@@ -207,6 +207,10 @@ class CardChecks:
             about = "player" if singular(subject.filter.kind.value, self.sym.kinds) == "player" else "card"
         else:
             about = "player" if subject.kind == "player" else "card"
+        if subject.kind == "holder" and self.sym.ruleset is not None and not any(
+                isinstance(r, n.ZoneDecl) and "attached" in r.flags for r in self.sym.ruleset.rules):
+            self.error("E103", "'its holder' is the card this one is attached to, and the ruleset declares no "
+                               "zone for attached cards ('zone NAME attached')", subject)
         if a.event == v.PLAYER_TAKES_DAMAGE:
             return about
         if spec.about != about:

@@ -458,8 +458,8 @@ class Ability:
 
 def _scope(subject: n.Subject, env: Env) -> Scope:
     """Return whose events a triggered ability listens to."""
-    if subject.kind == "this":
-        return Scope("this")
+    if subject.kind in ("this", "holder"):
+        return Scope(subject.kind)
     if subject.kind == "player":
         return Scope("player", v.SUBJECT_PLAYERS[subject.word])
     assert subject.filter is not None

@@ -356,8 +356,8 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
 
 
 def _scope(subject: n.Subject, env: Env) -> str:
-    if subject.kind == "this":
-        return "Scope('this')"
+    if subject.kind in ("this", "holder"):
+        return f"Scope({subject.kind!r})"
     if subject.kind == "player":
         return f"Scope('player', {v.SUBJECT_PLAYERS[subject.word]!r})"
     assert subject.filter is not None

@@ -939,7 +939,8 @@ class Sentence(Node):
 
 @dataclass(frozen=True)
 class Subject(Node):
-    """Who an event is about: 'this', a player word, or an article with a filter."""
+    """Who an event is about: 'this', 'its holder' (the card this one is attached to), a player word, or an
+    article with a filter."""
 
     kind: str
     word: str

@@ -90,7 +90,8 @@ class TargetSpec:
 
 @dataclass(frozen=True)
 class Scope:
-    """Whose events a triggered ability listens to: 'this', 'player' (with who) or 'filter'."""
+    """Whose events a triggered ability listens to: 'this', 'holder' (the card it is attached to), 'player'
+    (with who) or 'filter'."""
 
     kind: str
     who: str = ""

@@ -329,8 +329,9 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool =
                 s.cards[x].damage += dealt
                 s.say(f"{q.describe(s, x)} takes {dealt} damage (total {s.cards[x].damage})")
                 emit(s, "damaged", card=x, player=s.cards[x].controller, amount=dealt, source=source)
-        if took and source >= 0:
-            emit(s, "dealt_damage", card=source, player=s.cards[source].controller, amount=dealt)
+        if took and source >= 0:  # the dealer: a table card's damage is its holder's (as 'damage dealt by')
+            dealer = q.user(s, source)
+            emit(s, "dealt_damage", card=dealer, player=s.cards[dealer].controller, amount=dealt)
     if settled:
         at_once(s)
 

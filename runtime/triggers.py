@@ -44,6 +44,8 @@ def _in_scope(s: State, ability: Ability, ctx: Ctx) -> bool:
     scope = ability.scope
     if scope.kind == "this":
         return ev["card"] == ctx.source
+    if scope.kind == "holder":  # 'when its holder takes damage': the card this one is attached to
+        return ev["card"] >= 0 and ev["card"] == s.cards[ctx.source].holder
     if scope.kind == "player":
         return ev["player"] >= 0 and ev["player"] in q.players_of(s, ctx, scope.who)
     if scope.filter is None:
