@@ -35,6 +35,7 @@ class Index:
     busy: bool = False  # set while a static amount is computed: statics never nest
     grants: bool = False  # some static grants keywords: what it grants may change with any step
     elements: dict[int, list[list]] | None = None  # status instances static abilities generate, by card
+    counting: bool = False  # set while 'counts as' statics are read (other statics' filters ask for them)
 
 
 def index(s: State) -> Index:
@@ -427,7 +428,15 @@ def attribute_values(s: State, cid: int, attr: str) -> tuple[str, ...]:
     """Return every value a card has of an attribute now: printed, and those a static ability has it count
     as having ('this counts as element earth')."""
     printed = values_of(s.game.cards[s.cards[cid].name], attr)
-    return printed + tuple(eff.keyword for eff, _, _ in statics_on(s, cid, "counts_as") if eff.stat == attr)
+    idx = index(s)
+    if idx.counting or s.cards[cid].zone != ACTIVE_ZONE:
+        return printed
+    idx.counting = True  # read apart from statics_on: a static's filter ('each earth character') asks this
+    try:
+        return printed + tuple(eff.keyword for a, ctx in idx.statics for eff in a.statics
+                               if eff.what == "counts_as" and eff.stat == attr and eff.applies(a, s, ctx, cid))
+    finally:
+        idx.counting = False
 
 
 def _as_in_zone(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:

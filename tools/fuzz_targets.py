@@ -177,8 +177,9 @@ class Target:
 
     @property
     def teams(self) -> bool:
-        """Whether its games are battles of teams (a ruleset with table rules): random teams, not decks."""
-        return self.pool.game.ruleset.table_rules is not None
+        """Whether its games are battles of random teams, not decks: a ruleset with table rules, unless a deck
+        file is under test (it plays as it is written)."""
+        return self.mode != "deck" and self.pool.game.ruleset.table_rules is not None
 
     def describe(self) -> str:
         if self.teams:

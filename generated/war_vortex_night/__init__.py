@@ -48,6 +48,7 @@ CARDS = {
     "Drowned Marsh": field.DrownedMarsh,
     "Duskblade": actions_shadow.Duskblade,
     "Eagle Eye": actions_wind.EagleEye,
+    "Earthen Pact": actions_common.EarthenPact,
     "Earthen Wall": actions_earth.EarthenWall,
     "Eclipse": actions_moon.Eclipse,
     "Eclipse Revenant": characters.EclipseRevenant,
