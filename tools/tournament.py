@@ -51,12 +51,11 @@ def _play_in_worker(one: Game1) -> tuple[list[int], int]:
     return play_one(_WORKER["game"], _WORKER["lists"], one, _WORKER["agent"])
 
 
-def play_all(game: Game, options: dict[str, str], paths: dict[str, Path], todo: list[Game1], agent: str,
-             workers: int) -> list[tuple[list[int], int]]:
-    """Return the result of every game, in schedule order, played by a pool of worker processes (in this
-    one for 1 worker)."""
+def play_all(game: Game, options: dict[str, str], paths: dict[str, Path], lists: dict[str, list], todo: list[Game1],
+             agent: str, workers: int) -> list[tuple[list[int], int]]:
+    """Return the result of every game, in schedule order, played by a pool of worker processes (each reads
+    the entries' files once), or in this one, from the entries read, for 1 worker."""
     if workers <= 1 or len(todo) < 2:
-        lists = dict(zip(paths, read_entries(game, list(paths.values())), strict=True))
         return [play_one(game, lists, one, agent) for one in todo]
     setup = (game.ruleset.name, options, paths, agent)
     with ProcessPoolExecutor(workers, initializer=_load_worker, initargs=setup) as pool:
@@ -136,9 +135,9 @@ def tournament_command(root: Path, game: Game, options: dict[str, str], given: l
         print(f"error: a tournament needs 2 or more entries of different names; found {', '.join(names) or 'none'}",
               file=sys.stderr)
         return 2
-    read_entries(game, paths)  # a bad file: a CompileError, located, before any game
+    lists = dict(zip(names, read_entries(game, paths), strict=True))  # a bad file: a CompileError, located
     todo = schedule(names, games, seed)
-    results = play_all(game, options, dict(zip(names, paths, strict=True)), todo, agent, workers)
+    results = play_all(game, options, dict(zip(names, paths, strict=True)), lists, todo, agent, workers)
     played = [(one, result, turns) for one, (result, turns) in zip(todo, results, strict=True)]
     print("\n".join(table(names, played)))
     return 0
