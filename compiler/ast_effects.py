@@ -26,6 +26,9 @@ class EffectParts:
     def deal_damage(self, meta, c):
         return n.DealDamage(_loc(meta), c[0], c[-1], len(c) > 2)
 
+    def deal_from(self, meta, c):
+        return n.DealDamage(_loc(meta), c[1], c[-1], len(c) > 3, c[0])
+
     def unpreventable(self, meta, c):
         return "unpreventable"
 

@@ -68,6 +68,15 @@ class RulesetParts:
     def no_tokens(self, meta, c):
         return _setting(meta, "no tokens", [])
 
+    def stat_floor(self, meta, c):
+        return _setting(meta, "stat floor", [_int(c[0])])
+
+    def tokens_leave(self, meta, c):
+        return _setting(meta, "tokens leave", [])
+
+    def kind_count(self, meta, c):
+        return _setting(meta, "kind count", [_int(c[0]), _name(c[1])])
+
     def table_rules(self, meta, c):
         return _setting(meta, "table rules", [_int(c[0]), _name(c[1]), _int(c[2])])
 
@@ -103,11 +112,14 @@ class RulesetParts:
 
     def zone_decl(self, meta, c):
         limits = [x for x in c[1:] if isinstance(x, int)]
-        flags = tuple(x for x in c[1:] if not isinstance(x, int))
+        flags = tuple(x for x in c[1:] if not isinstance(x, int))  # 'not counting tokens' last
         return n.ZoneDecl(_loc(meta), _name(c[0]), flags, limits[-1] if limits else None)
 
     def zone_max(self, meta, c):
         return _int(c[0])
+
+    def uncounted_tokens(self, meta, c):
+        return "not counting tokens"
 
     def kind_rule(self, meta, c):
         return n.KindRule(_loc(meta), _name(c[0]), tuple(c[1:]))

@@ -12,12 +12,17 @@ from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
-REPEATABLE_SETTINGS = ("ban", "option", "resource")  # each line adds one more
+REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
                  "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
 # Which battle words (compiler/check_terms.py BATTLE_WORDS) each part of a ruleset's 'battle { ... }'
 # can mean (runtime/turns.py: 'blocked' runs before the winner is known).
 BATTLE_PARTS = {"blocked": ("attacker", "blocker", "defender"), "unblocked": ("attacker", "defender")}
+
+
+def _value(x: object) -> object:
+    """Return a setting value as written: a name's text, a number as it is."""
+    return x.value if isinstance(x, n.Name) else x
 
 
 @dataclass
@@ -135,6 +140,9 @@ class RulesetChecks:
         if z.limit == 0:
             self.error("E105", f"zone '{z.name.value}' holds at most 0 cards; a limit is 1 or more "
                                "(leave out 'max' for no limit)", z)
+        if "not counting tokens" in z.flags and z.limit is None:
+            self.error("E105", f"zone '{z.name.value}' has no limit for tokens not to count toward; "
+                               "write 'max N, not counting tokens'", z)
 
     def actor_kind(self, rule: n.Setting) -> None:
         """Check the kind that takes turns or starts on the field, and the initiative dice."""
@@ -146,6 +154,17 @@ class RulesetChecks:
             count, sides = (int(str(x)) for x in rule.values[1:])
             if not 1 <= count <= v.MAX_DICE or not 2 <= sides <= v.MAX_FACES:
                 self.error("E105", f"initiative: roll 1 to {v.MAX_DICE} dice of 2 to {v.MAX_FACES} faces", rule)
+
+    def kind_count(self, rule: n.Setting, kind: n.Name) -> None:
+        """Check a kind that decks hold a number of: a kind that starts on the field, counted apart."""
+        if not self.known(kind, "card kind", self.sym.kinds):
+            return
+        starting = [singular(str(_value(r.values[0])), self.sym.kinds) for r in self.sym.ruleset.rules
+                    if isinstance(r, n.Setting) and r.key == "start on field"] if self.sym.ruleset else []
+        if kind.value not in starting:
+            self.error("E103", f"'decks hold exactly {rule.values[0]} {kind.value}.' counts a kind apart from the "
+                               f"deck, so every {kind.value} must start on the field "
+                               f"('every {kind.value} starts on the field.')", rule)
 
     def setting(self, rule: n.ZoneDecl | n.Setting) -> None:
         """Check the names a setting line refers to and the order of its numbers."""
@@ -176,6 +195,11 @@ class RulesetChecks:
             self.error("E103", f"'{said} ...' needs a 'lines' line", rule)
         elif rule.key in ("actor turns", "start on field"):
             self.actor_kind(rule)
+        elif rule.key == "kind count":
+            self.kind_count(rule, names[0])
+        elif rule.key == "tokens leave" and "removed" not in self.sym.zones:
+            self.error("E103", "'tokens that leave the field leave the game.' needs a 'removed' zone for what "
+                               "has left the game", rule)
         elif rule.key == "players" and not 1 <= int(str(rule.values[0])) <= int(str(rule.values[-1])):
             self.error("E105", f"'players {' to '.join(map(str, rule.values))}': at least 1 player, and the "
                                "most no fewer than the least", rule)

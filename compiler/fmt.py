@@ -15,6 +15,7 @@ from compiler.parser import parse
 from runtime import vocabulary as v
 
 IND = "    "
+UNCOUNTED = "not counting tokens"  # a zone flag written after the zone's limit
 # names that "each" would read as the start of another phrase ("each player", "each sword of X")
 ALL_KINDS = ("player", "sword")
 # keywords that begin an expression, so a name spelt like one cannot be bracketed ('(your)' wants 'your NAME')
@@ -265,6 +266,8 @@ def _choose(e: n.Choose) -> str:
 
 def effect(e: n.Effect) -> str:
     match e:
+        case n.DealDamage(amount=a, target=t, unpreventable=pierce, dealer=dealer) if dealer is not None:
+            return f"{obj(dealer)} deals {amount(a)} damage{' that can' + chr(39) + 't be prevented' if pierce else ''} to {obj(t)}"
         case n.DealDamage(amount=a, target=t, unpreventable=True):
             return f"deal {amount(a)} damage that can't be prevented to {obj(t)}"
         case n.Pierce(target=t):
@@ -581,6 +584,12 @@ def setting(s: n.Setting) -> str:
             return "an attached card whose requirement its holder no longer meets turns face down."
         case "no tokens":
             return "cards can't create tokens."
+        case "stat floor":
+            return f"stats never go below {vals[0]}."
+        case "tokens leave":
+            return "tokens that leave the field leave the game."
+        case "kind count":
+            return f"decks hold exactly {vals[0]} {vals[1]}."
         case "stalemate":
             return "out of range, damage still reaches a card with no card in the lines between, less the shortfall."
         case "table rules":
@@ -666,7 +675,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
         case n.Setting():
             pr.line(1, setting(rule), rule)
         case n.ZoneDecl(name=name, flags=flags, limit=limit):
-            pr.line(1, " ".join(["zone", name.value, *flags, *([f"max {limit}"] if limit is not None else [])]), rule)
+            words = ["zone", name.value, *(f for f in flags if f != UNCOUNTED), *([f"max {limit}"] if limit is not None else [])]
+            pr.line(1, " ".join(words) + (f", {UNCOUNTED}" if UNCOUNTED in flags else ""), rule)
         case n.KindRule(kind=kind, traits=traits):
             pr.line(1, f"kind {kind.value}: {', '.join(traits)}", rule)
         case n.Turn(phases=phases, turn_end=end):

@@ -80,8 +80,9 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
     if type(e) in n.BATTLE_EFFECTS:  # as lower.py hands these to lower_battle.py
         return battle_call(e, env, rt)
     match e:
-        case n.DealDamage(amount=a, target=t, unpreventable=pierce):
-            return "deal_damage", [objects(t, env, rt), value(a, env, rt)] + ([True] if pierce else [])
+        case n.DealDamage(amount=a, target=t, unpreventable=pierce, dealer=dealer):
+            dealt_by = [objects(dealer, env, rt)] if dealer is not None else []
+            return "deal_damage", [objects(t, env, rt), value(a, env, rt)] + ([pierce] if pierce or dealt_by else []) + dealt_by
         case n.ReduceDirectly(stat=stat, target=t, amount=a):
             objs = objects(t, env, rt)
             return "reduce_directly", [objs, value(a, env, rt), stat.value]
@@ -624,6 +625,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
+                    "stat_floor", "tokens_leave", "kind_counts",
                     "checks_deferred")
 
 

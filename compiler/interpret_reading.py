@@ -97,7 +97,7 @@ def _merge(out: dict[str, Any], found: dict[str, Any]) -> None:
     for key, value in found.items():
         if isinstance(value, dict):
             out.setdefault(key, {}).update(value)
-        elif key in ("banned_keywords", "start_on_field"):
+        elif key in ("banned_keywords", "start_on_field", "kind_counts"):
             out[key] = out.get(key, ()) + value
         else:
             out[key] = value
@@ -193,7 +193,10 @@ LINE_READERS: dict[str, Reader] = {
     "default range": lambda vals: {"default_range": ("to", 0, vals[0])},  # 'a card with no range has range N.'
     "stalemate": lambda vals: {"stalemate": True},
     "no tokens": lambda vals: {},
-    "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45  # checked when the cards compile; the game has nothing to read  # the anti-stalemate rule (War Vortex Night §5.7)
+    "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45
+    "stat floor": _one("stat_floor"),  # 'stats never go below N.'
+    "tokens leave": lambda vals: {"tokens_leave": True},
+    "kind count": lambda vals: {"kind_counts": ((str(vals[1]), vals[0]),)},  # 'decks hold exactly N KIND.'
     "table rules": lambda vals: {"table_rules": (vals[0], str(vals[1]), vals[2])},  # (cards, budget stat, copies)
     "first player": _one("first_player"),
     "deck": _two("deck_size", "max_copies"),  # 'deck N cards [, at most M copies]'

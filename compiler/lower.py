@@ -49,8 +49,9 @@ def _duration(d: n.Duration | None) -> str:
 def effect(e: n.Effect, env: Env) -> str:
     """Return the one line of code carrying out an effect."""
     match e:
-        case n.DealDamage(amount=a, target=t, unpreventable=pierce):
-            return f"fx.deal_damage(s, ctx, {obj(t, env)}, {expr(a, env)}{', pierce=True' if pierce else ''})"
+        case n.DealDamage(amount=a, target=t, unpreventable=pierce, dealer=dealer):
+            by = f", dealer={obj(dealer, env)}" if dealer is not None else ""
+            return f"fx.deal_damage(s, ctx, {obj(t, env)}, {expr(a, env)}{', pierce=True' if pierce else ''}{by})"
         case n.Draw(player=p, amount=a):
             return f"fx.draw(s, ctx, {_you_or(p, env)}, {expr(a, env)})"
         case n.Gain(player=p, amount=a, resource=r):

@@ -435,6 +435,7 @@ class DealDamage(Node):
     amount: Expr
     target: Object
     unpreventable: bool = False  # 'that can't be prevented': the later effect wins against "can't be damaged"
+    dealer: Object | None = None  # 'X deals N damage to Y': X is the source (else the ability's card)
 
 
 @dataclass(frozen=True)

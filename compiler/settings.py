@@ -127,6 +127,12 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["stalemate"] = True
         case "unmet face down":
             out["unmet_face_down"] = True
+        case "stat floor":
+            out["stat_floor"] = vals[0]
+        case "tokens leave":
+            out["tokens_leave"] = True
+        case "kind count":
+            out["kind_counts"] = out.get("kind_counts", ()) + ((str(vals[1]), vals[0]),)
         case "no tokens":
             pass  # a check of the cards (compiler/check_effects.py): nothing is left for the runtime
         case "table rules":

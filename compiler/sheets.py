@@ -30,6 +30,8 @@ class DeckRules:
     size: int = 0  # 0: any size
     max_copies: int = 0  # 0: no limit
     apart: frozenset[str] = field(default_factory=frozenset)  # listed, counted toward neither (jokers)
+    # (kind, its card names, N): a kind counted apart that a deck holds exactly N of ('decks hold exactly 1 ruler.')
+    exactly: tuple[tuple[str, frozenset[str], int], ...] = ()
 
 
 def check_deck(deck: sn.DeckFile, rules: DeckRules) -> tuple[list[str], list[Diagnostic]]:
@@ -55,6 +57,11 @@ def check_deck(deck: sn.DeckFile, rules: DeckRules) -> tuple[list[str], list[Dia
     if rules.size and not problems and counted != rules.size:
         problems.append(Diagnostic("E201", f"the deck has {counted} cards; it must have exactly {rules.size}",
                                    deck.path, 1, 1))
+    for kind, members, count in rules.exactly if not problems else ():
+        held = sum(1 for x in names if x in members)
+        if held != count:
+            problems.append(Diagnostic("E201", f"the deck has {held} {kind} card{'s' if held != 1 else ''}; "
+                                               f"it must have exactly {count}", deck.path, 1, 1))
     return names, problems
 
 
@@ -86,7 +93,11 @@ def deck_rules(game: Game, sized: bool = True) -> DeckRules:
     (if sized) its deck size and copy limit."""
     known = frozenset(name for name, card in game.cards.items() if not card.token)
     rs = game.ruleset
-    return DeckRules(known, rs.deck_size if sized else 0, rs.max_copies if sized else 0, jokers.names(game))
+    exactly = tuple((kind, frozenset(name for name in known if game.cards[name].kind == kind), count)
+                    for kind, count in rs.kind_counts)
+    apart = jokers.names(game).union(*(members for _, members, _ in exactly))
+    return DeckRules(known, rs.deck_size if sized else 0, rs.max_copies if sized else 0, apart,
+                     exactly if sized else ())
 
 
 def read_deck(text: str, path: str, rules: DeckRules) -> list[str]:

@@ -50,8 +50,7 @@ def _same(s: State, a: int, b: int) -> bool:
 
 
 def _room(s: State, player: int, zone: str) -> bool:
-    limit = s.game.ruleset.zone_limits.get(zone)
-    return limit is None or len(s.players[player].zones[zone]) < limit
+    return q.has_room(s, player, zone)
 
 
 # ---------------------------------------------------------------- costs and reducers

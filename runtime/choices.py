@@ -110,6 +110,10 @@ def put_into(s: State, ctx: Ctx, objs: list[int], zone: str) -> None:
         if q.is_player(x) or s.cards[x].zone == zone:
             continue
         c = s.cards[x]
+        if zone != "hand" and not q.has_room(s, c.owner, zone):  # the hand's limit stops draws (2.12.9)
+            shown = f"card#{x}" if c.zone in hidden_zones(s) else q.describe(s, x)
+            s.say(f"{shown} stays: P{c.owner + 1}'s {zone} holds {s.game.ruleset.zone_limits[zone]} at most")
+            continue
         unseen = c.zone in hidden_zones(s) and zone in hidden_zones(s)  # from a hidden zone into one
         if c.zone == q.ACTIVE_ZONE:
             emit(s, "left", card=x, player=c.controller)

@@ -314,7 +314,10 @@ class RulesetDef:
     table_rules: ClassVar[tuple | None] = None  # (cards, the holder's budget stat, copies of a name)
     collapse: ClassVar[bool] = False
     unmet_face_down: ClassVar[bool] = False  # an attached card whose requirement its holder stops meeting turns face down
-    stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall  # 'an empty line is filled at once from behind.'  # 'every character starts on the field.': those kinds
+    stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall
+    stat_floor: ClassVar[int | None] = None  # 'stats never go below 0.': the least any stat reads
+    tokens_leave: ClassVar[bool] = False  # 'tokens that leave the field leave the game.': to 'removed'
+    kind_counts: ClassVar[tuple[tuple[str, int], ...]] = ()  # 'decks hold exactly 1 ruler.': (kind, count)
     max_players: ClassVar[int] = 2  # 'players 2 to 4': games of 2 to 4 players (players is the least)
     elimination: ClassVar[bool] = False  # a player who loses leaves; the game goes on to the last one
     damage_threshold: ClassVar[int] = 1  # "damage events need at least N damage": less is no damage (0: 0 is damage)

@@ -135,9 +135,13 @@ def has(s: State, objs: list[int], name: str) -> bool:
 def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     """Move a card to a zone of its owner (field: its controller), right end unless to_front."""
     c = s.cards[cid]
-    traits = s.game.ruleset.kind_traits.get(s.game.cards[c.name].kind, ())
+    rs = s.game.ruleset
+    traits = rs.kind_traits.get(s.game.cards[c.name].kind, ())
     if zone == "graveyard" and "deleted instead of graveyard" in traits:
         zone = "deleted"
+    if rs.tokens_leave and c.zone == q.ACTIVE_ZONE != zone and s.game.cards[c.name].token:
+        zone = "removed"  # SU-13.2: by whatever way it leaves, a token leaves the game
+        s.say(f"{q.describe(s, cid)} leaves the game")
     if c.zone == q.ACTIVE_ZONE:
         _keep_last_known(s, cid)
     s.players[c.controller].zones[c.zone].remove(cid)
@@ -303,23 +307,29 @@ def roll(s: State, ctx: Ctx, count: int, sides: int) -> int:
     return ctx.rolled
 
 
-def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool = False) -> None:
+def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool = False,
+                dealer: list[int] | None = None) -> None:
     """Deal damage: to a card it adds up (less any reduction; an event from the ruleset's damage threshold
     on, 1 unless it says 0); to a player it lowers life. Damage that pierces passes an older "can't be
-    damaged"."""
+    damaged". A named dealer ('the blocker deals ...') is its source; a dealer that is gone deals none."""
     amount = bounded(s, amount)
     source, settled = ctx.source, False
+    if dealer is not None:
+        if not dealer or q.is_player(dealer[0]):
+            return
+        source = dealer[0]
     for x in objs:
         if q.is_player(x):
             dealt = max(amount + q.dealt_bonus(s, source), 0)
             if dealt:
                 s.players[~x].resources["life"] = s.players[~x].resources.get("life", 0) - dealt
                 s.say(f"P{~x + 1} takes {dealt} damage (life {s.players[~x].resources['life']})")
-                emit(s, "player_damaged", player=~x, amount=dealt, source=source)
+                if dealt >= s.game.ruleset.damage_threshold:
+                    emit(s, "player_damaged", player=~x, amount=dealt, source=source)
                 emit(s, "lost_life", player=~x, amount=dealt, source=source)
                 _fill_on_life_loss(s, ctx, ~x)
                 settled = True
-            took = bool(dealt)
+            took = bool(dealt) and dealt >= s.game.ruleset.damage_threshold
         else:
             if s.cards[x].zone != q.ACTIVE_ZONE:
                 continue
@@ -330,8 +340,8 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool =
                 s.say(f"{q.describe(s, x)} takes {dealt} damage (total {s.cards[x].damage})")
                 emit(s, "damaged", card=x, player=s.cards[x].controller, amount=dealt, source=source)
         if took and source >= 0:  # the dealer: a table card's damage is its holder's (as 'damage dealt by')
-            dealer = q.user(s, source)
-            emit(s, "dealt_damage", card=dealer, player=s.cards[dealer].controller, amount=dealt)
+            user = q.user(s, source)
+            emit(s, "dealt_damage", card=user, player=s.cards[user].controller, amount=dealt)
     if settled:
         at_once(s)
 

@@ -96,8 +96,10 @@ class Game:
         problems += [f"'{n}' is a token and cannot be in a deck" for n in sorted(set(deck))
                      if n in self.cards and self.cards[n].token]
         apart = [n for n in deck if jokers.is_joker(self, n)]
-        deck = [n for n in deck if n not in apart]
         problems += jokers.deck_problems(self, apart)
+        problems += self._kind_count_problems(deck)
+        counted = {k for k, _ in rs.kind_counts}  # a ruler is listed with the deck, not one of its cards
+        deck = [n for n in deck if n not in apart and (n not in self.cards or self.cards[n].kind not in counted)]
         if rs.deck_size and len(deck) != rs.deck_size:
             problems.append(f"the deck has {len(deck)} cards; it must have exactly {rs.deck_size}")
         elif not deck:  # no size stated is any size but 0: a game of empty decks is over before it starts
@@ -109,6 +111,15 @@ class Game:
             problems += [f"'{n}' appears {deck.count(n)} times; at most {rs.max_copies} allowed"
                          for n in sorted(set(deck)) if deck.count(n) > rs.max_copies]
         return problems
+
+    def _kind_count_problems(self, deck: list[str]) -> list[str]:
+        """Return what is wrong with the number of cards of each kind a deck must hold exactly N of."""
+        out = []
+        for kind, count in self.ruleset.kind_counts:
+            held = sum(1 for n in deck if n in self.cards and self.cards[n].kind == kind)
+            if held != count:
+                out.append(f"the deck has {held} {kind} card{'s' if held != 1 else ''}; it must have exactly {count}")
+        return out
 
     def empty_state(self, seed: int, players: int | None = None, rolls: list[int] | None = None) -> State:
         """Return a state with empty zones and starting resources, before any turn; `rolls` (scenarios) are

@@ -109,13 +109,21 @@ def jokers(s: State) -> list[str]:
     return out
 
 
+def _held(s: State, player: int, zone: str) -> int:
+    """Return how many cards of a player's zone count toward its limit (tokens not, where it says so)."""
+    cards = s.players[player].zones.get(zone, ())
+    if "not counting tokens" in s.game.ruleset.zones.get(zone, ()):
+        return sum(1 for cid in cards if not s.game.cards[s.cards[cid].name].token)
+    return len(cards)
+
+
 def zone_limits(s: State) -> list[str]:
     """Return a message for each limited zone over its limit (the hand excepted: decisions.md)."""
     # The hand limit caps draws and dealt jokers; a card returned to the hand may pass it.
     rs = s.game.ruleset
-    out = [f"P{p + 1} {zone} holds {len(player.zones[zone])} cards, more than {limit}"
+    out = [f"P{p + 1} {zone} holds {_held(s, p, zone)} cards, more than {limit}"
            for zone, limit in rs.zone_limits.items() if zone != "hand" and "shared" not in rs.zones.get(zone, ())
-           for p, player in enumerate(s.players) if len(player.zones.get(zone, ())) > limit]
+           for p in range(len(s.players)) if _held(s, p, zone) > limit]
     shared = {zone: sum(len(p.zones.get(zone, ())) for p in s.players) for zone, flags in rs.zones.items()
               if "shared" in flags and zone in rs.zone_limits}
     return out + [f"the shared {zone} holds {held} cards, more than {rs.zone_limits[zone]}"

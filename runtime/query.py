@@ -155,6 +155,19 @@ def _static_grants(s: State, statics: list, cards: list[CardState]) -> tuple[dic
     return out, generated
 
 
+def has_room(s: State, player: int, zone: str) -> bool:
+    """Return whether a player's zone holds fewer cards than its limit; in a zone whose limit is 'not
+    counting tokens' (Successor's memory, SU-3.2) tokens take no room."""
+    rs = s.game.ruleset
+    limit = rs.zone_limits.get(zone)
+    if limit is None:
+        return True
+    held = s.players[player].zones[zone]
+    if "not counting tokens" in rs.zones.get(zone, ()):
+        held = [cid for cid in held if not s.game.cards[s.cards[cid].name].token]
+    return len(held) < limit
+
+
 def stat(s: State, cid: int, name: str) -> int:
     """Return a card's current value of a stat: printed, then changes, then statics, less damage if
     the ruleset says damage lowers it; a battling card that has left since battle damage is read as
@@ -169,10 +182,13 @@ def stat(s: State, cid: int, name: str) -> int:
         return c.level
     if name == "cost":
         return sum(s.game.cards[c.name].cost.values())
+    rs = s.game.ruleset
     value = printed_stat(s, cid, name) + sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
         value += _static_total(s, cid, "modify", name)
-    return value - c.damage if name == s.game.ruleset.damage_lowers else value
+    if name == rs.damage_lowers:
+        value -= c.damage
+    return value if rs.stat_floor is None else max(value, rs.stat_floor)
 
 
 def printed_stat(s: State, cid: int, name: str) -> int:
