@@ -92,7 +92,8 @@ _ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
 _OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Winner, n.Target, n.TargetPlayer, n.Each,
            n.Extreme, n.RandomOne, n.PlayerRef, n.BattleRef, n.FirstSword, n.SwordsOf)
 _COND = (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks, n.Controls, n.SeatIs, n.InState, n.WonBattle,
-         n.EnteredThisTurn, n.OptionIs, n.AllOf, n.AnyOf, n.Negation, n.IsType, n.HasClass, n.WithAttribute)
+         n.EnteredThisTurn, n.OptionIs, n.AllOf, n.AnyOf, n.Negation, n.IsType, n.HasClass, n.WithAttribute,
+         n.InFrontOf)
 
 
 def _cond_of(c: list) -> Any:

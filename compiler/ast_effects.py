@@ -288,6 +288,9 @@ class EffectParts:
     def each(self, meta, c):
         return n.Each(_loc(meta), c[0])
 
+    def the_one(self, meta, c):
+        return n.Each(_loc(meta), c[0], "the")
+
     def extreme(self, meta, c):
         return n.Extreme(_loc(meta), c[0], c[1])
 

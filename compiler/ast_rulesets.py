@@ -68,6 +68,12 @@ class RulesetParts:
     def no_tokens(self, meta, c):
         return _setting(meta, "no tokens", [])
 
+    def squares(self, meta, c):
+        return _setting(meta, "squares", [_int(c[0])])
+
+    def stands_behind(self, meta, c):
+        return _setting(meta, "stands behind", [_name(c[0])])
+
     def stat_floor(self, meta, c):
         return _setting(meta, "stat floor", [_int(c[0])])
 

@@ -121,7 +121,7 @@ class ScenarioParts:
         return sn.ScCardState(_loc(meta), " ".join(str(t) for t in c))
 
     def sc_line(self, meta, c):
-        return sn.ScLine(_loc(meta), _name(c[0]))
+        return sn.ScLine(_loc(meta), _name(c[0]), _word(c[1]) if len(c) > 1 else None)
 
     def sc_holds(self, meta, c):
         return sn.ScHolds(_loc(meta), _entries(c))

@@ -120,6 +120,9 @@ class TermParts:
     def entered_this_turn(self, meta, c):
         return n.EnteredThisTurn(_loc(meta), c[0])
 
+    def in_front(self, meta, c):
+        return n.InFrontOf(_loc(meta), c[0])
+
     def won_battle(self, meta, c):
         return n.WonBattle(_loc(meta), c[0])
 

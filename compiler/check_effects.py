@@ -141,7 +141,7 @@ class EffectChecks:
             case n.DealDamage(unpreventable=True) if self.sym.battle:
                 self.error("E106", "damage 'that can't be prevented' is for card games; a hit in a battle passes "
                                    "states by 'ignoring states of class ...'", e)
-            case n.DealDamage(dealer=n.Each() | n.PlayerRef() | n.TargetPlayer() as dealer):
+            case n.DealDamage(dealer=n.Each(article="") | n.PlayerRef() | n.TargetPlayer() as dealer):
                 self.error("E105", "the dealer of damage ('X deals N damage to ...') is one card, such as 'this', "
                                    "'it' or 'the blocker'", dealer)
             case n.RefuseChanges(influence=influence) if not 1 <= influence <= 3:

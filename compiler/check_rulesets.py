@@ -12,7 +12,7 @@ from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
-REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count")  # each line adds one more
+REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count", "stands behind")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
                  "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
 # Which battle words (compiler/check_terms.py BATTLE_WORDS) each part of a ruleset's 'battle { ... }'
@@ -189,6 +189,12 @@ class RulesetChecks:
             self.known(names[0], "stat", self.sym.stats)
         elif rule.key == "table rules":
             self.known(names[0], "stat", self.sym.stats)
+        elif rule.key == "squares" and not self.sym.lines:
+            self.error("E103", "'each line has N squares.' needs a 'lines' line", rule)
+        elif rule.key == "squares" and not 1 <= int(str(rule.values[0])) <= v.MAX_SQUARES:
+            self.error("E105", f"a line has 1 to {v.MAX_SQUARES} squares, found {rule.values[0]}", rule)
+        elif rule.key == "stands behind":
+            self.actor_kind(rule)
         elif rule.key in ("collapse", "stalemate", "default range") and not self.sym.lines:
             said = {"collapse": "an empty line is filled at once", "stalemate": "out of range, damage still reaches",
                     "default range": "a card with no range has range"}[rule.key]

@@ -182,7 +182,7 @@ def _fact(fact: sn.ScFact, where: str, out: Problems) -> None:
     if where == "setup" and not (isinstance(fact, (sn.ScStatus, sn.ScCardState, sn.ScHolds, sn.ScFace, sn.ScLine)) or (
             isinstance(fact, sn.ScStat) and not fact.printed and fact.stat.value in SETUP_FACTS)):
         out.add(fact, "E106", "a set-up line sets a card's 'damage N', 'level N', 'status NAME N', 'holds: ...', "
-                              f"'face down', 'line NAME' or one of {quoted_list(CARD_STATES)}; the rest is for "
+                              f"'face down', 'line NAME', 'square LINE N' or one of {quoted_list(CARD_STATES)}; the rest is for "
                               "'expect:'")
 
 
@@ -274,6 +274,11 @@ def _game_fact(fact: sn.ScFact, game: Game, out: Problems) -> None:
             out.known(entry.name, "card", game.cards, "E202")
     elif isinstance(fact, sn.ScLine):
         out.known(fact.line, "line", game.ruleset.lines)
+        if fact.square is not None and not game.ruleset.squares:
+            out.add(fact, "E106", f"'square {fact.line.value} {fact.square.text}': {game.ruleset.name}'s lines "
+                                  "have no squares; say 'line NAME'")
+        elif fact.square is not None:
+            out.number(fact.square, "a square", 1, game.ruleset.squares)
 
 
 def _players(line: n.Node) -> Iterable[sn.Word]:

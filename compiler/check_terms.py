@@ -69,6 +69,12 @@ class TermChecks:
                 self.error("E105", "whose seat: say 'you' or 'the opponent'", t)
             case n.OptionIs(option=option, value=value):
                 self.option_value(option, value)
+            case n.InFrontOf() if not self.sym.squares and self.sym.ruleset is not None:
+                self.error("E103", "'in front of' needs a field of squares ('lines ...' and 'each line has N "
+                                   "squares.')", t)
+            case n.Each(article="the", filter=f) if not any(isinstance(w, n.InFrontOf) for w in f.withs):
+                self.error("E105", f"'the {f.kind.value}' names one card: say which ('the {f.kind.value} in "
+                                   f"front of this'), or say 'each {f.kind.value}'", t)
             case n.Param(name=name):
                 self.param(name, scope)
             case n.StatOf(stat=stat) if self.sym.battle:

@@ -137,6 +137,8 @@ def cond(c: n.Cond) -> str:
             return f"{obj(ref)} won the battle"
         case n.EnteredThisTurn(ref=ref):
             return f"{obj(ref)} entered the field this turn"
+        case n.InFrontOf(ref=ref):
+            return f"in front of {obj(ref)}"
         case n.InState(ref=ref, state=state):
             verb = "are" if isinstance(ref, n.PlayerRef) and ref.word == "you" else "is"
             return f"{obj(ref)} {verb} {state}"
@@ -167,7 +169,7 @@ def filter_(f: n.Filter) -> str:
         out.append(f.control)
     if f.zone is not None:
         out.append(f"in {f.zone.possessive} {f.zone.zone.value}")
-    out += [f"with {cond(w)}" for w in f.withs]
+    out += [cond(w) if isinstance(w, n.InFrontOf) else f"with {cond(w)}" for w in f.withs]
     return " ".join(out)
 
 
@@ -216,6 +218,8 @@ def obj(o: n.Object) -> str:
             return f"{head}{'another ' if o.another else ''}target {filter_(f)}"
         case n.TargetPlayer():
             return "target player"
+        case n.Each(filter=f, article="the"):
+            return f"the {filter_(f)}"
         case n.Each(filter=f):
             return _each(o, f)
         case n.Extreme(side=side, filter=f):
@@ -584,6 +588,10 @@ def setting(s: n.Setting) -> str:
             return "an attached card whose requirement its holder no longer meets turns face down."
         case "no tokens":
             return "cards can't create tokens."
+        case "squares":
+            return f"each line has {vals[0]} squares."
+        case "stands behind":
+            return f"every {vals[0]} stands behind the middle square."
         case "stat floor":
             return f"stats never go below {vals[0]}."
         case "tokens leave":

@@ -625,7 +625,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "action_right", "type_priority", "judge_first", "budget", "damage_lowers", "interrupts",
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
-                    "stat_floor", "tokens_leave", "kind_counts",
+                    "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
                     "checks_deferred")
 
 

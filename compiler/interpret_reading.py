@@ -97,7 +97,7 @@ def _merge(out: dict[str, Any], found: dict[str, Any]) -> None:
     for key, value in found.items():
         if isinstance(value, dict):
             out.setdefault(key, {}).update(value)
-        elif key in ("banned_keywords", "start_on_field", "kind_counts"):
+        elif key in ("banned_keywords", "start_on_field", "kind_counts", "stands_behind"):
             out[key] = out.get(key, ()) + value
         else:
             out[key] = value
@@ -195,6 +195,8 @@ LINE_READERS: dict[str, Reader] = {
     "no tokens": lambda vals: {},
     "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
+    "squares": _one("squares"),  # 'each line has N squares.': the field is a grid
+    "stands behind": lambda vals: {"stands_behind": (str(vals[0]),)},
     "tokens leave": lambda vals: {"tokens_leave": True},
     "kind count": lambda vals: {"kind_counts": ((str(vals[1]), vals[0]),)},  # 'decks hold exactly N KIND.'
     "table rules": lambda vals: {"table_rules": (vals[0], str(vals[1]), vals[2])},  # (cards, budget stat, copies)

@@ -208,6 +208,9 @@ def test(c: n.Cond, env: Env, rt: Walk) -> bool:
         case n.WonBattle(ref=ref):
             objs = objects(ref, env, rt)
             return fx.won_battle(rt.s, objs) if rt else False
+        case n.InFrontOf(ref=ref):
+            objs = objects(ref, env, rt)
+            return fx.in_front_of(rt.s, [rt.candidate()], objs) if rt else False
         case n.EnteredThisTurn(ref=ref):
             objs = objects(ref, env, rt)
             return fx.entered_this_turn(rt.s, objs) if rt else False

@@ -148,6 +148,8 @@ def cond(c: n.Cond, env: Env) -> str:
             return f"fx.is_seat(s, {obj(player, env)}, {seat!r})"
         case n.WonBattle(ref=ref):
             return f"fx.won_battle(s, {obj(ref, env)})"
+        case n.InFrontOf(ref=ref):
+            return f"fx.in_front_of(s, [c], {obj(ref, env)})"
         case n.EnteredThisTurn(ref=ref):
             return f"fx.entered_this_turn(s, {obj(ref, env)})"
         case n.InState(ref=ref, state=state):

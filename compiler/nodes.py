@@ -260,6 +260,13 @@ class EnteredThisTurn(Node):
 
 
 @dataclass(frozen=True)
+class InFrontOf(Node):
+    """'successor in front of this': the candidate stands one square in front of the card (a grid, SU-9.1)."""
+
+    ref: Object
+
+
+@dataclass(frozen=True)
 class OptionIs(Node):
     """'the version is v1': a ruleset option's value in this game."""
 
@@ -292,7 +299,7 @@ class HasClass(Node):
 
 
 Cond = Union[Compare, AtBound, StatBound, Has, HasSelf, Lacks, HasAbilities, Controls, SeatIs, InState, WonBattle,
-             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation, IsType, HasClass, WithAttribute]
+             EnteredThisTurn, OptionIs, AllOf, AnyOf, Negation, IsType, HasClass, WithAttribute, InFrontOf]
 
 # ---------------------------------------------------------------- objects
 
@@ -370,6 +377,7 @@ class TargetPlayer(Node):
 @dataclass(frozen=True)
 class Each(Node):
     filter: Filter
+    article: str = ""  # 'the': 'the successor in front of this', one card a filter names (or none)
 
 
 @dataclass(frozen=True)

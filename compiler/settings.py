@@ -127,6 +127,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["stalemate"] = True
         case "unmet face down":
             out["unmet_face_down"] = True
+        case "squares":
+            out["squares"] = vals[0]
+        case "stands behind":
+            out["stands_behind"] = out.get("stands_behind", ()) + (str(vals[0]),)
         case "stat floor":
             out["stat_floor"] = vals[0]
         case "tokens leave":

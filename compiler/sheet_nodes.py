@@ -181,9 +181,10 @@ class ScHolds(Node):
 
 @dataclass(frozen=True)
 class ScLine(Node):
-    """'line middle': the line of its team the card stands in."""
+    """'line middle': the line of its team the card stands in; 'square front 2': its square of a grid."""
 
     line: Name
+    square: Word | None = None
 
 
 ScFact = Union[ScStat, ScStatus, ScChanges, ScFace, ScCardState, ScIs, ScHolds, ScLine]

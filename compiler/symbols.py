@@ -51,6 +51,7 @@ class Symbols:
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
     lines: tuple[str, ...] = ()  # 'lines front, middle, back'
+    squares: int = 0  # 'each line has 3 squares.': the field is a grid
     stalemate: bool = False  # 'out of range, damage still reaches ...': the anti-stalemate rule
     no_tokens: bool = False  # "cards can't create tokens.": the ruleset has no token rules
     actor_turns: bool = False  # 'turns go to KINDs in initiative order: ...'
@@ -139,6 +140,8 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.no_tokens = True
         elif isinstance(rule, n.Setting) and rule.key == "actor turns":
             sym.actor_turns = True
+        elif isinstance(rule, n.Setting) and rule.key == "squares":
+            sym.squares = int(str(rule.values[0]))
         elif isinstance(rule, n.Setting) and rule.key == "lines":
             sym.lines = tuple(x.value for x in rule.values if isinstance(x, n.Name))
         elif isinstance(rule, n.Setting) and rule.key == "damage lowers":

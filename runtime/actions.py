@@ -9,6 +9,7 @@ underneath. Costs of driven and overdriven cards are lowered by at most one set 
 from __future__ import annotations
 
 from runtime import effects as fx
+from runtime import grid
 from runtime import query as q
 from runtime.ending import rules_ctx
 from runtime.state import Ctx, State
@@ -119,6 +120,10 @@ def _attackers(s: State, player: int) -> list[int]:
             if not ({"acted", "restricted"} & set(s.cards[c].flags)) and not q.has_flag(s, c, "cant_attack")]
 
 
+def _movers(s: State, player: int) -> list[int]:
+    return [c for c in s.players[player].zones[q.ACTIVE_ZONE] if grid.on_grid(s) and grid.may_move(s, c)]
+
+
 def _withdrawable(s: State, player: int) -> list[int]:
     return list(s.players[player].zones[q.ACTIVE_ZONE])
 
@@ -178,7 +183,7 @@ def deal_jokers(s: State) -> None:
 
 
 OPTIONS = {"drive": _drivable, "overdrive": _overdrivable, "set": _settable, "attack": _attackers,
-           "withdraw": _withdrawable, "override": _overridable, "discard": _discardable}
+           "withdraw": _withdrawable, "override": _overridable, "discard": _discardable, "move": _movers}
 
 
 # ---------------------------------------------------------------- carrying out an action
@@ -193,7 +198,20 @@ def perform(s: State, player: int, action: str, cid: int) -> None:
         options = _bases(s, player, cid) if action == "overdrive" else _under(s, player, cid)
         s.ask(["act_onto", action, cid], player, "onto", options)
         return
+    if action == "move" or (action == "drive" and grid.on_grid(s)):  # which square: then carried out
+        squares = grid.destinations(s, cid) if action == "move" else grid.empty_squares(s, player)
+        s.ask(["act_square", action, cid], player, "square", squares)
+        return
     DO[action](s, player, cid)
+
+
+def perform_square(s: State, player: int, code: int) -> None:
+    """Finish a drive or a move on a grid with the square chosen."""
+    _, action, cid = s.tasks.pop()
+    if action == "move":
+        grid.move(s, cid, code)
+    else:
+        _drive(s, player, cid, code)
 
 
 def end_actions(s: State, player: int) -> None:
@@ -210,20 +228,22 @@ def perform_onto(s: State, player: int, under: int) -> None:
     (_overdrive if action == "overdrive" else _override)(s, player, cid, under)
 
 
-def _drive(s: State, player: int, cid: int) -> None:
+def _drive(s: State, player: int, cid: int, at: int | None = None) -> None:
     paid = _pay(s, player, cid)
-    s.say(f"P{player + 1} drives {q.describe(s, cid)}, paying {paid}")
-    _enter(s, cid, None)
+    where = f" into {grid.name(s, at)}" if at is not None else ""
+    s.say(f"P{player + 1} drives {q.describe(s, cid)}{where}, paying {paid}")
+    _enter(s, cid, None, at)
 
 
-def _enter(s: State, cid: int, base: int | None) -> None:
-    """Put a card onto the field (in place of base, for an overdrive) and announce it."""
+def _enter(s: State, cid: int, base: int | None, at: int | None = None) -> None:
+    """Put a card onto the field (in place of base, for an overdrive; on a grid, into the square `at`) and
+    announce it."""
     player, acted = s.cards[cid].controller, base is not None and "acted" in s.cards[base].flags
     index = s.players[player].zones[q.ACTIVE_ZONE].index(base) if base is not None else None
     if base is not None:
         fx.move(s, base, "graveyard")
         s.say(f"{q.describe(s, base)} goes under and to the graveyard")
-    enter_field(s, cid, _traits(s, cid))
+    enter_field(s, cid, _traits(s, cid), at)
     if index is not None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())
@@ -286,4 +306,4 @@ def _use_joker(s: State, player: int, cid: int) -> None:
 
 DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard}
 
-TASKS = {"act": _act_task, "act_onto": lambda s, task: None}
+TASKS = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None}

@@ -6,7 +6,7 @@ import random
 import sys
 from typing import Protocol, TextIO
 
-from runtime import engine, positions
+from runtime import engine, grid, positions
 from runtime import query as q
 from runtime.engine import Action
 from runtime.state import Ctx, State
@@ -18,6 +18,8 @@ def describe_action(s: State, a: Action) -> str:
     kind, x = a
     if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block", "stay", "move back", "move forward"):
         return kind
+    if kind == "square":
+        return f"square {grid.name(s, x)}"
     return f"{kind} {q.describe(s, x)}"
 
 

@@ -315,6 +315,8 @@ class RulesetDef:
     collapse: ClassVar[bool] = False
     unmet_face_down: ClassVar[bool] = False  # an attached card whose requirement its holder stops meeting turns face down
     stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall
+    squares: ClassVar[int] = 0  # 'each line has 3 squares.': the field is a grid (runtime/grid.py); 0: no grid
+    stands_behind: ClassVar[tuple[str, ...]] = ()  # 'every ruler stands behind the middle square.': those kinds
     stat_floor: ClassVar[int | None] = None  # 'stats never go below 0.': the least any stat reads
     tokens_leave: ClassVar[bool] = False  # 'tokens that leave the field leave the game.': to 'removed'
     kind_counts: ClassVar[tuple[tuple[str, int], ...]] = ()  # 'decks hold exactly 1 ruler.': (kind, count)

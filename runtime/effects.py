@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from runtime import elements, positions, shared
+from runtime import elements, grid, positions, shared
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import at_once, round_number
@@ -132,8 +132,9 @@ def has(s: State, objs: list[int], name: str) -> bool:
 # ---------------------------------------------------------------- moving cards
 
 
-def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
-    """Move a card to a zone of its owner (field: its controller), right end unless to_front."""
+def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | None = None) -> None:
+    """Move a card to a zone of its owner (field: its controller), right end unless to_front; onto a grid, into
+    the square `at` (else the first empty one)."""
     c = s.cards[cid]
     rs = s.game.ruleset
     traits = rs.kind_traits.get(s.game.cards[c.name].kind, ())
@@ -160,6 +161,8 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False) -> None:
     if zone == q.ACTIVE_ZONE:
         c.entered = s.turn
     c.zone = zone
+    if zone == q.ACTIVE_ZONE and grid.on_grid(s):
+        grid.arrive(s, cid, at)
     c.since = s.tick()
     c.moves += 1
     if zone != q.ACTIVE_ZONE:
@@ -283,6 +286,9 @@ def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) ->
     amount = bounded(s, amount, MAX_AT_ONCE)
     for x in objs:
         for _ in range(amount):
+            if not q.has_room(s, ~x, q.ACTIVE_ZONE):
+                s.say(f"P{~x + 1} has no empty square for {name}")
+                break
             cid = s.game.add_card(s, name, ~x, "field")
             s.say(f"P{~x + 1} creates {q.describe(s, cid)}")
             emit(s, "summoned", card=cid, player=~x)
@@ -528,6 +534,11 @@ def overclock(s: State, ctx: Ctx, cid: int) -> None:
 def present(s: State, objs: list[int]) -> list[int]:
     """Return the players, and the cards still in play (their abilities work where they are)."""
     return [x for x in objs if q.is_player(x) or q.working(s, x)]
+
+
+def in_front_of(s: State, objs: list[int], of: list[int]) -> bool:
+    """Return whether the cards stand one square in front of one of the given cards (runtime/grid.py)."""
+    return bool(objs) and all(grid.stands_in_front_of(s, x, of) for x in objs)
 
 
 def entered_this_turn(s: State, objs: list[int]) -> bool:

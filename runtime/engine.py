@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any
 
-from runtime import actions, actors, choices, jokers, positions, resolve, turns
+from runtime import actions, actors, choices, grid, jokers, positions, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
@@ -166,6 +166,8 @@ class Game:
         cid = len(s.cards)
         s.cards.append(CardState(cid, name, player, player, zone, since=s.tick()))
         s.players[player].zones[zone].append(cid)
+        if zone == "field" and grid.on_grid(s):
+            grid.arrive(s, cid, None)
         s.touch()
         return cid
 
@@ -291,6 +293,8 @@ def apply_action(s: State, action: Action) -> None:
         actions.perform(s, d["player"], kind, x) if kind != "end" else actions.end_actions(s, d["player"])
     elif kind == "onto":
         actions.perform_onto(s, d["player"], x)
+    elif kind == "square":
+        actions.perform_square(s, d["player"], x)
     elif d["kind"] == "use":
         resolve.use(s, d["player"], x if kind == "use" else None)
     elif kind in ("block", "no block"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime import engine
+from runtime import query as q
 from runtime.jokers import is_joker
 from runtime.state import State
 from runtime.vocabulary import SIGNED
@@ -160,14 +161,29 @@ def left_out(s: State) -> list[str]:
 
 def lines(s: State) -> list[str]:
     """Return a message for each team whose cards stand behind an empty line, or past its last line
-    (R-WVN-17, R-WVN-18: lines fill from the front, and collapse at once)."""
-    names = s.game.ruleset.lines
+    (R-WVN-17, R-WVN-18: lines fill from the front, and collapse at once); on a grid, for two cards in
+    one square, a card outside the grid, or a field out of board order."""
+    rs = s.game.ruleset
+    if rs.squares:
+        return [m for p in range(len(s.players)) for m in _grid_problems(s, p)]
     out = []
     for p, player in enumerate(s.players):
         used = sorted({s.cards[cid].line for cid in player.zones.get("field", ())})
-        if used and (used[-1] >= len(names) or used != list(range(len(used)))):
-            out.append(f"P{p + 1}'s cards stand in lines {used}, not the first {len(used)} of {len(names)}")
-    return out if names else []
+        if used and (used[-1] >= len(rs.lines) or used != list(range(len(used)))):
+            out.append(f"P{p + 1}'s cards stand in lines {used}, not the first {len(used)} of {len(rs.lines)}")
+    return out if rs.lines else []
+
+
+def _grid_problems(s: State, p: int) -> list[str]:
+    """Return what is wrong with one player's side of a grid (runtime/grid.py)."""
+    rs, field = s.game.ruleset, s.players[p].zones.get("field", [])
+    squares = [(s.cards[c].line, s.cards[c].square) for c in field if q.kind(s, c) not in rs.stands_behind]
+    out = [f"P{p + 1} has two cards in line {line} square {sq}" for line, sq in sorted(set(squares))
+           if squares.count((line, sq)) > 1]
+    out += [f"P{p + 1} has a card outside the grid (line {line}, square {sq})" for line, sq in squares
+            if not (0 <= line < len(rs.lines) and 0 <= sq < rs.squares)]
+    where = [(s.cards[c].line, s.cards[c].square) for c in field]
+    return out + ([f"P{p + 1}'s field is not in board order"] if where != sorted(where) else [])
 
 
 def order(s: State) -> list[str]:

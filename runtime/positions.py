@@ -46,7 +46,7 @@ def distance_note(s: State, ctx: Ctx, target: int) -> str:
     """Return how a log line names the distance from an ability's user to its target (' (distance 2)'):
     '' where the ruleset has no lines or either is not on the field."""
     me = q.user(s, ctx.source)
-    if not s.game.ruleset.lines or me < 0 or q.is_player(target):
+    if not s.game.ruleset.lines or s.game.ruleset.squares or me < 0 or q.is_player(target):
         return ""
     if s.cards[me].zone != q.ACTIVE_ZONE or s.cards[target].zone != q.ACTIVE_ZONE:
         return ""

@@ -159,6 +159,9 @@ def has_room(s: State, player: int, zone: str) -> bool:
     """Return whether a player's zone holds fewer cards than its limit; in a zone whose limit is 'not
     counting tokens' (Successor's memory, SU-3.2) tokens take no room."""
     rs = s.game.ruleset
+    if zone == ACTIVE_ZONE and rs.squares:  # a grid: one card a square, rulers behind it
+        taken = sum(1 for cid in s.players[player].zones[zone] if kind(s, cid) not in rs.stands_behind)
+        return taken < len(rs.lines) * rs.squares
     limit = rs.zone_limits.get(zone)
     if limit is None:
         return True

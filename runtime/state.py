@@ -34,6 +34,7 @@ class CardState:
     attached: list[int] = field(default_factory=list)  # the cards attached to it, in order (an action table)
     holder: int = -1  # the card it is attached to (-1: none)
     line: int = 0  # where the ruleset has lines: its line on its team's side, 0 the front
+    square: int = 0  # where the lines have squares (runtime/grid.py): its square in the line, 0 the left
     since: int = 0  # State.stamp when it came into its zone: which came first, and the age of its statics
     stamps: dict[str, int] = field(default_factory=dict)  # flag -> State.stamp when an effect put it
 

@@ -238,10 +238,11 @@ def play_response(s: State, player: int, cid: int, item: int) -> None:
     cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
 
 
-def enter_field(s: State, cid: int, traits: tuple[str, ...]) -> None:
-    """Put a card onto the field as its kind says (face down, with attack restriction) and announce it."""
+def enter_field(s: State, cid: int, traits: tuple[str, ...], at: int | None = None) -> None:
+    """Put a card onto the field as its kind says (face down, with attack restriction; on a grid, into the
+    square `at`) and announce it."""
     face_down = s.cards[cid].face_down
-    fx.move(s, cid, "field")
+    fx.move(s, cid, "field", at=at)
     s.cards[cid].face_down = face_down
     if "enters with attack restriction" in traits:
         s.cards[cid].flags["restricted"] = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runtime import elements
+from runtime import elements, grid
 from runtime import query as q
 from runtime.state import State
 from runtime.vocabulary import SIGNED
@@ -13,6 +13,8 @@ def _card(s: State, cid: int, viewer: int | None) -> str:
     if c.face_down and viewer is not None and viewer != c.controller:
         return q.shown(s, cid)[2:]  # 'face-down card#7', or with its colour: 'face-down blue card#7'
     parts = [q.describe(s, cid)]
+    if c.zone == q.ACTIVE_ZONE and grid.on_grid(s) and not grid.stands_behind(s, cid):
+        parts = [f"{parts[0]} at {grid.name(s, grid.code_of(s, cid))}"]
     cost = ", ".join(f"{n} {r}" for r, n in s.game.cards[c.name].cost.items())
     stats = [f"cost {cost}"] if cost and c.zone != "field" else []
     stats += [_stat(s, cid, name) for name in s.game.ruleset.stats if name in s.game.cards[c.name].stats]

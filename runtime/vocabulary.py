@@ -31,6 +31,7 @@ EVENT_PHRASES: dict[str, EventSpec] = {
     "enters the field": EventSpec("entered", "card"),
     "leaves the field": EventSpec("left", "card"),
     "attacks": EventSpec("attacks", "card"),
+    "moves": EventSpec("moved", "card"),  # a move, and each side of a swap (runtime/grid.py)
     "blocks": EventSpec("blocks", "card"),
     "takes damage": EventSpec("damaged", "card", True),
     "is targeted": EventSpec("targeted", "card"),  # chosen as a target, as its ability is used
@@ -67,6 +68,7 @@ ALL_EVENTS = tuple(sorted({e.name for e in EVENT_PHRASES.values()} | set(TURN_EV
 MAX_VALUE = 999_999_999_999
 MAX_AT_ONCE = 1_000
 MAX_DICE, MAX_FACES = 100, 1_000  # '100D1000' at most: a roll stays one log line
+MAX_SQUARES = 9  # squares of a line of a grid: a field of lines × 9 squares at most
 
 # How a status joins the instances a card has (runtime/elements.py): 'stacks', 'refresh' and 'once' count
 # stacks, one instance a status; these have signed values, and their unit is a whole instance.
@@ -203,6 +205,7 @@ ACTIONS: dict[str, str] = {
     "withdraw": "move a card you control from the field to the graveyard (it is not destroyed)",
     "override": "put a hand card on another of the same name: that one goes up a level; then draw 1",
     "discard": "move a card from the hand to the graveyard",
+    "move": "move a ready card you control to a next square of a grid, swapping with a card there; once a turn",
     "joker": "use a card 'used as a joker' from the zone named by 'from', paying its cost (at most once a "
              "turn from a zone other than the hand)",
 }
@@ -219,7 +222,8 @@ RESTRICTIONS: dict[str, str] = {
     "be exhausted by the opponent's effects": "unexhaustable",
     "be returned to the hand by the opponent's effects": "unreturnable",
     "activate abilities": "silenced",
-    "act": "cant_act",  # where turns go to cards: its turns pass without its move and its action
+    "act": "cant_act",
+    "move": "cant_move",  # nor be swapped with (Successor SU-10.5)  # where turns go to cards: its turns pass without its move and its action
 }
 
 # Words that name players, and what each means relative to the ability's controller.

@@ -298,8 +298,25 @@ def vortex_pair():
     return load_game("war_vortex_night"), interpreted(ROOT, ROOT / "cards" / "war_vortex_night")
 
 
-def test_scenarios_log_the_same(duel_pair, joker_pair, vortex_pair):
-    pairs = {"simple_duel": duel_pair, "code_of_joker": joker_pair, "war_vortex_night": vortex_pair}
+@pytest.fixture(scope="module")
+def successor_pair():
+    """The compiled Successor game (generated/) and the interpreted one (cards/successor/)."""
+    return load_game("successor"), interpreted(ROOT, ROOT / "cards" / "successor")
+
+
+def test_random_successor_games_log_the_same(successor_pair):
+    compiled, interp = successor_pair
+    assert list(interp.cards) == list(compiled.cards)
+    assert_same_settings(compiled.ruleset, interp.ruleset)
+    decks = legal_decks(compiled, ROOT / "cards" / "successor")
+    assert len(decks) >= 2
+    for seed in range(SEEDS // 4):
+        assert_same_game(compiled, interp, deck_pair(decks, seed), seed)
+
+
+def test_scenarios_log_the_same(duel_pair, joker_pair, vortex_pair, successor_pair):
+    pairs = {"simple_duel": duel_pair, "code_of_joker": joker_pair, "war_vortex_night": vortex_pair,
+             "successor": successor_pair}
     assert SCENARIOS
     for path in SCENARIOS:
         sc = read_scenario(path)

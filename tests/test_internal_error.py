@@ -36,7 +36,7 @@ sys.exit(main(["--root", sys.argv[1], "scenario", sys.argv[2]]))
 LINE = re.compile(r"cardc: internal error \(a bug in cardc\): RuntimeError: planted bug on two lines; "
                   r"please report it with the traceback saved in (\S+)")
 BAD_UTF8 = b"Quorina: 10/1/1/2/\xff\n"
-COMPILED = "(compiled: code_of_joker, marguerite, simple_duel, war_vortex_night); `cardc build` compiles each cards/<ruleset>/ folder"
+COMPILED = "(compiled: code_of_joker, marguerite, simple_duel, successor, war_vortex_night); `cardc build` compiles each cards/<ruleset>/ folder"
 
 
 def _a_scenario() -> Path:

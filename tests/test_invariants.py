@@ -63,6 +63,7 @@ def states() -> dict[str, State]:
             p.zones["field"] and p.zones["hand"] for p in s.players)),
         "duel": _state_where(duel, "simple_duel", lambda s: any(c.statuses for c in s.cards)),
         "wvn": _battle_where(lambda s: s.turn >= 3 and all(len(p.zones["field"]) >= 2 for p in s.players)),
+        "su": _state_where(load_game("successor"), "successor", lambda s: len(s.players[0].zones["field"]) >= 3),
     }
 
 
@@ -192,6 +193,18 @@ def line_gap(s: State) -> dict:
     return {}
 
 
+def shared_square(s: State) -> dict:
+    a, b = s.players[0].zones["field"][:2]  # two successors (the ruler stands behind, last)
+    s.cards[b].line, s.cards[b].square = s.cards[a].line, s.cards[a].square
+    return {"line": s.cards[a].line, "square": s.cards[a].square}
+
+
+def off_the_grid(s: State) -> dict:
+    field = s.players[0].zones["field"]
+    s.cards[field[-2]].square = 7  # the last successor stands past the 3 squares of its line
+    return {"line": s.cards[field[-2]].line}
+
+
 def order_twice(s: State) -> dict:
     s.order.append(s.order[0])
     return {"cid": s.order[0]}
@@ -214,12 +227,14 @@ PLANTS: list[tuple[str, str, Plant, str]] = [
     ("left out", "coj", decides_after_leaving, "P{p} left the game but still plays"),
     ("attached", "duel", half_attached, "card #{card} is attached to #{holder} but says #-1"),
     ("lines", "wvn", line_gap, "P1's cards stand in lines [0, 2], not the first 2 of 3"),
+    ("lines", "su", shared_square, "P1 has two cards in line {line} square {square}"),
+    ("lines", "su", off_the_grid, "P1 has a card outside the grid (line {line}, square 7)"),
     ("order", "wvn", order_twice, "the turn order lists [{cid}] more than once"),
 ]
 
 
 def test_the_clean_states_break_nothing(states: dict[str, State]) -> None:
-    assert {key: invariants.broken(s) for key, s in states.items()} == {"coj": [], "duel": [], "wvn": []}
+    assert {key: invariants.broken(s) for key, s in states.items()} == {"coj": [], "duel": [], "wvn": [], "su": []}
 
 
 @pytest.mark.parametrize(("name", "game", "plant", "expected"), PLANTS, ids=[p[2].__name__ for p in PLANTS])

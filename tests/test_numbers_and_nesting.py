@@ -204,6 +204,9 @@ def test_every_number_of_a_real_card_file_is_bounded_and_may_have_leading_zeros(
     past = _replace_numbers(text, lambda x: str(MAX_NUMBER + 1))
     expected = [Diagnostic("E007", TOO_LARGE.format(MAX_NUMBER + 1), "x.card", t.line, t.column)
                 for t in reversed(_numbers(past))]
+    if not expected:  # a file that writes no number (keywords of statics only): nothing to push past the bound
+        assert parse(past, "x.card") == parse(text, "x.card")
+        return
     with pytest.raises(CompileError) as info:
         parse(past, "x.card")
     assert info.value.diagnostics == expected

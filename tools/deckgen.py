@@ -1,5 +1,7 @@
 """Random legal decks for fuzzing: the same deck rules as Game.check_deck (deck size, copy limit, tokens,
-keywords a rules version bans, the jokers a deck must have, each with a different attribute).
+keywords a rules version bans, the jokers a deck must have, each with a different attribute, and the cards
+of a kind listed apart, such as Successor's one ruler). Jokers and those cards are the deck's part apart
+("jokers" below: what is listed with a deck but not counted in its size).
 
 A deck is drawn position by position from the cards still allowed at that position, so any sequence
 of indices decodes to a legal deck (see decode_deck): the shrinker in tools/fuzzing.py then never
@@ -43,7 +45,12 @@ def why_not_in_a_deck(game: Game, name: str) -> str | None:
 def candidates(game: Game, names: list[str]) -> Candidates:
     """Return the cards of names that may be in a deck under the game's rules, split into main and jokers."""
     legal = [x for x in names if why_not_in_a_deck(game, x) is None]
-    return Candidates(tuple(x for x in legal if not jokers.is_joker(game, x)), tuple(x for x in legal if jokers.is_joker(game, x)))
+    return Candidates(tuple(x for x in legal if not is_apart(game, x)), tuple(x for x in legal if is_apart(game, x)))
+
+
+def is_apart(game: Game, name: str) -> bool:
+    """Return whether a card is listed with a deck but apart from its size: a joker, or of a counted kind."""
+    return jokers.is_joker(game, name) or game.cards[name].kind in dict(game.ruleset.kind_counts)
 
 
 def size_of(game: Game) -> int:
@@ -52,8 +59,9 @@ def size_of(game: Game) -> int:
 
 
 def joker_count(game: Game) -> int:
-    """Return how many jokers a deck must have under the game's options."""
-    return game.ruleset.jokers[0] if game.ruleset.jokers is not None else 0
+    """Return how many cards apart a deck must have under the game's options: jokers, and the counted kinds."""
+    held = game.ruleset.jokers[0] if game.ruleset.jokers is not None else 0
+    return held + sum(count for _, count in game.ruleset.kind_counts)
 
 
 def problem(game: Game, cands: Candidates) -> str | None:
@@ -63,11 +71,15 @@ def problem(game: Game, cands: Candidates) -> str | None:
         most = f", at most {copies} copies each" if copies else ""
         return (f"only {len(cands.main)} card(s) may be in a deck under these rules{most}; "
                 f"a deck needs {size}")
-    count = joker_count(game)
-    if count and len(_joker_values(game, cands.jokers)) < count:
+    for kind, count in game.ruleset.kind_counts:
+        if not any(game.cards[x].kind == kind for x in cands.jokers):
+            return f"a deck needs {count} {kind}; these cards offer none"
+    count = game.ruleset.jokers[0] if game.ruleset.jokers is not None else 0
+    offered = len(_joker_values(game, tuple(x for x in cands.jokers if jokers.is_joker(game, x))))
+    if count and offered < count:
         distinct = game.ruleset.jokers[1] if game.ruleset.jokers else None
         each = f" each with a different {distinct}" if distinct else ""
-        return f"a deck needs {count} joker(s){each}; these cards offer {len(_joker_values(game, cands.jokers))}"
+        return f"a deck needs {count} joker(s){each}; these cards offer {offered}"
     return None
 
 
@@ -79,7 +91,7 @@ def _joker_values(game: Game, jokers: tuple[str, ...]) -> set:
 
 def shape(game: Game, deck: list[str]) -> list[bool]:
     """Return, per position of a deck, whether it holds a joker."""
-    return [jokers.is_joker(game, x) for x in deck]
+    return [is_apart(game, x) for x in deck]
 
 
 def allowed(game: Game, cands: Candidates, so_far: list[str], joker: bool) -> list[str]:
@@ -89,7 +101,10 @@ def allowed(game: Game, cands: Candidates, so_far: list[str], joker: bool) -> li
         return [c for c in cands.main if not copies or so_far.count(c) < copies]
     distinct = game.ruleset.jokers[1] if game.ruleset.jokers else None
     taken = {game.cards[x].attributes.get(distinct) for x in so_far if jokers.is_joker(game, x)} if distinct else set()
-    return [j for j in cands.jokers if j not in so_far and not (distinct and game.cards[j].attributes.get(distinct) in taken)]
+    quota = dict(game.ruleset.kind_counts)
+    full = {kind for kind, count in quota.items() if sum(game.cards[x].kind == kind for x in so_far) >= count}
+    return [j for j in cands.jokers if j not in so_far and game.cards[j].kind not in full
+            and not (distinct and jokers.is_joker(game, j) and game.cards[j].attributes.get(distinct) in taken)]
 
 
 def decode_deck(game: Game, cands: Candidates, slots: list[bool], draw: Draw,
@@ -109,7 +124,7 @@ def encode_deck(game: Game, cands: Candidates, deck: list[str]) -> list[int]:
     """Return the indices decode_deck reads to rebuild deck (the inverse of decode_deck)."""
     out: list[int] = []
     for i, name in enumerate(deck):
-        out.append(allowed(game, cands, deck[:i], jokers.is_joker(game, name)).index(name))
+        out.append(allowed(game, cands, deck[:i], is_apart(game, name)).index(name))
     return out
 
 

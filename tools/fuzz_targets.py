@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime import jokers
 from runtime.engine import Game
 from tools.deckgen import Candidates, candidates, why_not_in_a_deck
 from tools.deckgen import problem as deck_problem
@@ -114,7 +113,7 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
     written into root."""
     from compiler.build import build
     from compiler.diagnostics import CompileError
-    from compiler.sheets import DeckRules, load_deck
+    from compiler.sheets import deck_rules, load_deck
 
     if not isinstance(ruleset, str) or ruleset in ("", ".", "..") or Path(ruleset).name != ruleset:
         raise UsageError(f"{json.dumps(ruleset)} is not the name of a folder of {root / 'cards'}")  # a path
@@ -150,10 +149,9 @@ def load_pool(root: Path, ruleset: str, extra: dict | None = None, options: dict
         raise UsageError(str(err)) from None
     cards = sorted(name for name, c in game.cards.items() if not c.token)
     decks: dict[str, list[str]] = {}
-    rs = game.ruleset
     for path in sorted((folder / "decks").glob("*.deck")):
         try:
-            deck = load_deck(path, DeckRules(frozenset(cards), rs.deck_size, rs.max_copies, jokers.names(game)))
+            deck = load_deck(path, deck_rules(game))
         except (CompileError, OSError):
             continue  # a broken deck file is not a deck to play; `cardc play` reports it
         if not game.check_deck(deck):  # decks of another rules version are not played
@@ -222,7 +220,7 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: 
     from compiler.build import SAFE_NAME, read_source
     from compiler.diagnostics import CompileError
     from compiler.parser import parse
-    from compiler.sheets import DeckRules, load_deck
+    from compiler.sheets import deck_rules, load_deck
 
     if not path.exists():
         raise UsageError(f"{path} does not exist")
@@ -248,9 +246,8 @@ def resolve_target(root: Path, path: Path, ruleset: str | None = None, options: 
     if path.suffix == ".deck":
         inside = project_ruleset(root, path)
         pool = load_pool(root, inside or _only_ruleset(root, ruleset, path), options=options)
-        rs = pool.game.ruleset
         try:
-            deck = load_deck(path, DeckRules(frozenset(pool.cards), rs.deck_size, rs.max_copies, jokers.names(pool.game)))
+            deck = load_deck(path, deck_rules(pool.game))
         except CompileError as err:
             pool.close()
             source = path.read_text(encoding="utf-8", errors="replace")

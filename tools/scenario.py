@@ -19,7 +19,7 @@ from compiler.build import read_source
 from compiler.check_scenarios import SECTIONS, check_file, check_game, check_options, player_index, value
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.parser import parse_scenario
-from runtime import engine, turns
+from runtime import engine, grid, turns
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
 from runtime.load import load_game
@@ -202,6 +202,8 @@ def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
         s.touch()
     elif isinstance(fact, sn.ScFace):
         card.face_down = fact.side == "down"
+    elif isinstance(fact, sn.ScLine) and fact.square is not None:
+        grid.put(s, card.id, s.game.ruleset.lines.index(fact.line.value) * s.game.ruleset.squares + value(fact.square) - 1)
     elif isinstance(fact, sn.ScLine):
         card.line = s.game.ruleset.lines.index(fact.line.value)
 

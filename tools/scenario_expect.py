@@ -17,7 +17,7 @@ from compiler import nodes as n
 from compiler import sheet_nodes as sn
 from compiler.check_scenarios import player_index, value
 from compiler.diagnostics import CompileError, Diagnostic
-from runtime import elements, engine
+from runtime import elements, engine, grid
 from runtime import query as q
 from runtime.agents import describe_action
 from runtime.state import State
@@ -186,6 +186,10 @@ def _card(s: State, where: str, cid: int, fact: sn.ScFact) -> list[str]:
             f"{where}: {named} has {len(mine)} state changes ({shown}), expected {fact.count.text}"]
     if isinstance(fact, sn.ScIs):
         return [] if c.name == fact.card.value else [f"{where}: the card there is {named}, expected {fact.card.value}"]
+    if isinstance(fact, sn.ScLine) and fact.square is not None:
+        at = grid.name(s, grid.code_of(s, c.id)) if c.line < len(s.game.ruleset.lines) else "behind the grid"
+        wanted = f"{fact.line.value} {fact.square.text}"
+        return [] if at == wanted else [f"{where}: {named} stands in {at}, expected {wanted}"]
     if isinstance(fact, sn.ScLine):
         line = s.game.ruleset.lines[c.line] if c.line < len(s.game.ruleset.lines) else str(c.line)
         return [] if line == fact.line.value else [f"{where}: {named} stands in the {line} line, expected "

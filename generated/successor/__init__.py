@@ -11,6 +11,7 @@ from generated.successor import successors
 RULESET = ruleset.SuccessorRuleset()
 CARDS = {
     "Archivist of Dawn": rulers.ArchivistOfDawn,
+    "Beacon Regent": rulings.BeaconRegent,
     "Bloodletter Fang": rulings.BloodletterFang,
     "Brass Lancer": successors.BrassLancer,
     "Cataclysm Herald": rulings.CataclysmHerald,
@@ -21,6 +22,7 @@ CARDS = {
     "Ember Martyr": rulings.EmberMartyr,
     "Fading Spark": rulings.FadingSpark,
     "Gale Duelist": successors.GaleDuelist,
+    "Gazing Warden": rulings.GazingWarden,
     "Grieving Sentinel": rulings.GrievingSentinel,
     "Grove Warden": successors.GroveWarden,
     "Hexbound Adept": successors.HexboundAdept,
@@ -29,12 +31,16 @@ CARDS = {
     "Lantern Acolyte": successors.LanternAcolyte,
     "Memory Token": successors.MemoryToken,
     "Recollection Scribe": rulings.RecollectionScribe,
+    "Rooted Monolith": rulings.RootedMonolith,
     "Ruin Caller": rulings.RuinCaller,
     "Seedcaller": successors.Seedcaller,
     "Skittish Scout": rulings.SkittishScout,
     "Sprout Token": successors.SproutToken,
+    "Swiftwind Courier": rulings.SwiftwindCourier,
+    "Tidal Skipper": rulings.TidalSkipper,
     "Tidewall Sentinel": successors.TidewallSentinel,
     "Vengeful Pyre": rulings.VengefulPyre,
+    "Wandering Bard": rulings.WanderingBard,
     "Wellspring Herald": rulings.WellspringHerald,
     "Wincing Guard": rulings.WincingGuard,
     "Withering Glare": rulings.WitheringGlare,
@@ -42,6 +48,8 @@ CARDS = {
 KEYWORDS = {
     "CannotAttack": keywords.CannotAttackKeyword,
     "CannotBlock": keywords.CannotBlockKeyword,
+    "CannotMove": keywords.CannotMoveKeyword,
+    "Haste": keywords.HasteKeyword,
 }
 STATUSES = {
     "Counter": statuses.CounterStatus,
