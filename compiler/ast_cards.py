@@ -69,6 +69,9 @@ class CardParts:
     def range_set(self, meta, c):
         return n.RangeDecl(_loc(meta), "set", tuple(_int(x) for x in c))
 
+    def slots_decl(self, meta, c):
+        return n.SlotsDecl(_loc(meta), tuple(_name(t) for t in c))
+
     def names_decl(self, meta, c):
         return n.NamesDecl(_loc(meta), tuple(_string(t) for t in c))
 

@@ -68,6 +68,12 @@ class RulesetParts:
     def no_tokens(self, meta, c):
         return _setting(meta, "no tokens", [])
 
+    def slot_match(self, meta, c):
+        return _setting(meta, "slot match", [_name(c[0])])
+
+    def shed_attached(self, meta, c):
+        return _setting(meta, "shed attached", [])
+
     def squares(self, meta, c):
         return _setting(meta, "squares", [_int(c[0])])
 

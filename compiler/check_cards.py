@@ -73,7 +73,8 @@ class CardChecks:
                                f"{quoted_list(self.sym.kinds)}", card)
         for part_type, word in ((n.KindDecl, "kind"), (n.CostDecl, "cost"), (n.StatsDecl, "stats"),
                                 (n.TextDecl, "text"), (n.KeywordsDecl, "keywords"), (n.AttrsDecl, "attributes"),
-                                (n.TokenDecl, "token"), (n.RangeDecl, "range"), (n.RequiresDecl, "requires")):
+                                (n.TokenDecl, "token"), (n.RangeDecl, "range"), (n.RequiresDecl, "requires"),
+                                (n.SlotsDecl, "slots")):
             repeats = [p for p in card.parts if isinstance(p, part_type)][1:]
             for p in repeats:
                 self.error("E104", f"card '{card.name}' has '{word}' twice", p)
@@ -119,11 +120,21 @@ class CardChecks:
                     self.keyword_use(k)
             case n.RequiresDecl(attr=attr):
                 self.known(attr, "attribute", self.sym.attributes)
+            case n.SlotsDecl(genres=genres) if self.sym.ruleset is not None:
+                self.slots(genres, part)
             case n.RangeDecl(kind=kind, values=values):
                 if not self.sym.lines and self.sym.ruleset is not None:
                     self.error("E106", "a range is a distance between lines, and the ruleset has no 'lines' line", part)
                 elif kind == "to" and values[0] > values[1]:
                     self.error("E105", f"'range {values[0]} to {values[1]}': the nearest distance comes first", part)
+
+    def slots(self, genres: tuple[n.Name, ...], part: n.SlotsDecl) -> None:
+        """Check a card's slots: the ruleset says which attribute they match; each genre is a value of it."""
+        if not self.sym.slot_attribute:
+            self.error("E103", "slots need the ruleset line 'inherited cards go into slots of the same NAME.'", part)
+            return
+        for genre in genres:
+            self.known(genre, f"{self.sym.slot_attribute}", self.sym.attributes.get(self.sym.slot_attribute, ()))
 
     def levels_error(self, found: str, node: n.Node) -> None:
         allowed = (f"the ruleset's levels go up to {self.sym.max_level}" if self.sym.max_level

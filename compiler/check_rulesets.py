@@ -193,6 +193,8 @@ class RulesetChecks:
             self.error("E103", "'each line has N squares.' needs a 'lines' line", rule)
         elif rule.key == "squares" and not 1 <= int(str(rule.values[0])) <= v.MAX_SQUARES:
             self.error("E105", f"a line has 1 to {v.MAX_SQUARES} squares, found {rule.values[0]}", rule)
+        elif rule.key == "slot match":
+            self.known(names[0], "attribute", self.sym.attributes)
         elif rule.key == "stands behind":
             self.actor_kind(rule)
         elif rule.key in ("collapse", "stalemate", "default range") and not self.sym.lines:

@@ -557,6 +557,8 @@ def card_part(p: n.CardPart) -> str:
             return f"text {_string(text)}"
         case n.TokenDecl():
             return "token"
+        case n.SlotsDecl(genres=genres):
+            return "slots " + ", ".join(x.value for x in genres)
         case n.NamesDecl(names=names):
             return "names " + ", ".join(map(_string, names))
         case n.SubtargetDecl():
@@ -588,6 +590,10 @@ def setting(s: n.Setting) -> str:
             return "an attached card whose requirement its holder no longer meets turns face down."
         case "no tokens":
             return "cards can't create tokens."
+        case "slot match":
+            return f"inherited cards go into slots of the same {vals[0]}."
+        case "shed attached":
+            return "cards attached to a card go to the graveyard when it leaves the field."
         case "squares":
             return f"each line has {vals[0]} squares."
         case "stands behind":

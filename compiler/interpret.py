@@ -576,6 +576,8 @@ class Card:
         self.keywords = tuple((k.name.value, k.args) for d in parts(n.KeywordsDecl) for k in d.items)
         self.text = texts[0].text if texts else CardDef.text
         self.token = bool(parts(n.TokenDecl))
+        slots = parts(n.SlotsDecl)
+        self.slots = tuple(x.value for x in slots[0].genres) if slots else CardDef.slots
         ranges = parts(n.RangeDecl)
         self.range = (ranges[0].kind, *ranges[0].values) if ranges else None
         reqs = parts(n.RequiresDecl)
@@ -626,6 +628,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
+                    "slot_attribute", "shed_attached",
                     "checks_deferred")
 
 

@@ -195,7 +195,9 @@ LINE_READERS: dict[str, Reader] = {
     "no tokens": lambda vals: {},
     "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
-    "squares": _one("squares"),  # 'each line has N squares.': the field is a grid
+    "squares": _one("squares"),
+    "slot match": lambda vals: {"slot_attribute": str(vals[0])},
+    "shed attached": lambda vals: {"shed_attached": True},  # 'each line has N squares.': the field is a grid
     "stands behind": lambda vals: {"stands_behind": (str(vals[0]),)},
     "tokens leave": lambda vals: {"tokens_leave": True},
     "kind count": lambda vals: {"kind_counts": ((str(vals[1]), vals[0]),)},  # 'decks hold exactly N KIND.'

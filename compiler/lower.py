@@ -463,6 +463,8 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
         fields.append(field_("text", repr(texts[0].text)))
     if _parts(card, n.TokenDecl):
         fields.append(field_("token", "True"))
+    for sl in _parts(card, n.SlotsDecl)[:1]:
+        fields.append(field_("slots", repr(tuple(x.value for x in sl.genres))))
     for r in _parts(card, n.RangeDecl)[:1]:
         fields.append(field_("range", repr((r.kind, *r.values))))
     for req in _parts(card, n.RequiresDecl)[:1]:

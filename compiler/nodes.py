@@ -1088,8 +1088,15 @@ class SwordsDecl(Node):
     names: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SlotsDecl(Node):
+    """'slots fire, fire, water': a successor's memory slots, each of a genre (Successor SU-5.1)."""
+
+    genres: tuple[Name, ...]
+
+
 CardPart = Union[KindDecl, CostDecl, StatsDecl, AttrsDecl, KeywordsDecl, TextDecl, TokenDecl, NamesDecl,
-                 SubtargetDecl, SwordsDecl, RangeDecl, RequiresDecl]
+                 SubtargetDecl, SwordsDecl, RangeDecl, RequiresDecl, SlotsDecl]
 
 
 @dataclass(frozen=True)

@@ -127,6 +127,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["stalemate"] = True
         case "unmet face down":
             out["unmet_face_down"] = True
+        case "slot match":
+            out["slot_attribute"] = str(vals[0])
+        case "shed attached":
+            out["shed_attached"] = True
         case "squares":
             out["squares"] = vals[0]
         case "stands behind":

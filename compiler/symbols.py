@@ -52,6 +52,7 @@ class Symbols:
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
     lines: tuple[str, ...] = ()  # 'lines front, middle, back'
     squares: int = 0  # 'each line has 3 squares.': the field is a grid
+    slot_attribute: str = ""  # 'inherited cards go into slots of the same genre.': what a slot's genre is
     stalemate: bool = False  # 'out of range, damage still reaches ...': the anti-stalemate rule
     no_tokens: bool = False  # "cards can't create tokens.": the ruleset has no token rules
     actor_turns: bool = False  # 'turns go to KINDs in initiative order: ...'
@@ -140,6 +141,10 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.no_tokens = True
         elif isinstance(rule, n.Setting) and rule.key == "actor turns":
             sym.actor_turns = True
+        elif isinstance(rule, n.Setting) and rule.key == "slot match":
+            name = rule.values[0]
+            assert isinstance(name, n.Name)
+            sym.slot_attribute = name.value
         elif isinstance(rule, n.Setting) and rule.key == "squares":
             sym.squares = int(str(rule.values[0]))
         elif isinstance(rule, n.Setting) and rule.key == "lines":

@@ -9,7 +9,7 @@ underneath. Costs of driven and overdriven cards are lowered by at most one set 
 from __future__ import annotations
 
 from runtime import effects as fx
-from runtime import grid
+from runtime import grid, inherit
 from runtime import query as q
 from runtime.ending import rules_ctx
 from runtime.state import Ctx, State
@@ -210,8 +210,17 @@ def perform_square(s: State, player: int, code: int) -> None:
     _, action, cid = s.tasks.pop()
     if action == "move":
         grid.move(s, cid, code)
+    elif inherit.inherited_kinds(s):
+        inherit.begin(s, player, cid, code)
     else:
         _drive(s, player, cid, code)
+
+
+def _summon_task(s: State, task: list) -> None:
+    """A drive with inherited cards (runtime/inherit.py): ask what it inherits, then carry it out."""
+    if not inherit.ask_next(s, task):
+        _, cid, at, chosen, _, slots = task
+        _drive(s, s.cards[cid].controller, cid, at, [(m, k) for m, k in slots if m in chosen])
 
 
 def end_actions(s: State, player: int) -> None:
@@ -228,10 +237,13 @@ def perform_onto(s: State, player: int, under: int) -> None:
     (_overdrive if action == "overdrive" else _override)(s, player, cid, under)
 
 
-def _drive(s: State, player: int, cid: int, at: int | None = None) -> None:
+def _drive(s: State, player: int, cid: int, at: int | None = None, kept: list | None = None) -> None:
+    """Drive a card from the hand (on a grid into a square; with the hand cards it inherits, SU-5.2)."""
     paid = _pay(s, player, cid)
     where = f" into {grid.name(s, at)}" if at is not None else ""
     s.say(f"P{player + 1} drives {q.describe(s, cid)}{where}, paying {paid}")
+    for m, slot in kept or ():  # the words are added as it is summoned, before it enters (SU-5.2)
+        inherit.attach(s, cid, m, slot)
     _enter(s, cid, None, at)
 
 
@@ -306,4 +318,5 @@ def _use_joker(s: State, player: int, cid: int) -> None:
 
 DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard}
 
-TASKS = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None}
+TASKS = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None,
+         "summon": _summon_task}

@@ -20,6 +20,8 @@ def describe_action(s: State, a: Action) -> str:
         return kind
     if kind == "square":
         return f"square {grid.name(s, x)}"
+    if kind == "slot":
+        return f"slot {x + 1}"
     return f"{kind} {q.describe(s, x)}"
 
 

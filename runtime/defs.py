@@ -194,6 +194,7 @@ class CardDef:
     # 'requires element moon or shadow': (attribute, 'any' or 'all', values) a holder must have; None: any holder
     requires: ClassVar[tuple | None] = None
     attribute_values: ClassVar[dict[str, tuple[str, ...]]] = {}  # where an attribute has several values
+    slots: ClassVar[tuple[str, ...]] = ()  # memory slots, each of a genre (Successor SU-5.1)
 
     def each_target(self, s: Any, ctx: Any) -> None:
         """Carry out a sword's effect on one target, once (a hit with its tight and loose sentences)."""
@@ -315,6 +316,8 @@ class RulesetDef:
     collapse: ClassVar[bool] = False
     unmet_face_down: ClassVar[bool] = False  # an attached card whose requirement its holder stops meeting turns face down
     stalemate: ClassVar[bool] = False  # damage or direct reduction reaches past its range, less the shortfall
+    slot_attribute: ClassVar[str] = ""  # 'inherited cards go into slots of the same genre.'
+    shed_attached: ClassVar[bool] = False  # 'cards attached to a card go to the graveyard when it leaves the field.'
     squares: ClassVar[int] = 0  # 'each line has 3 squares.': the field is a grid (runtime/grid.py); 0: no grid
     stands_behind: ClassVar[tuple[str, ...]] = ()  # 'every ruler stands behind the middle square.': those kinds
     stat_floor: ClassVar[int | None] = None  # 'stats never go below 0.': the least any stat reads

@@ -143,6 +143,7 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     if rs.tokens_leave and c.zone == q.ACTIVE_ZONE != zone and s.game.cards[c.name].token:
         zone = "removed"  # SU-13.2: by whatever way it leaves, a token leaves the game
         s.say(f"{q.describe(s, cid)} leaves the game")
+    left_field = c.zone == q.ACTIVE_ZONE != zone
     if c.zone == q.ACTIVE_ZONE:
         _keep_last_known(s, cid)
     s.players[c.controller].zones[c.zone].remove(cid)
@@ -163,11 +164,22 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     c.zone = zone
     if zone == q.ACTIVE_ZONE and grid.on_grid(s):
         grid.arrive(s, cid, at)
+    if left_field and c.attached and rs.shed_attached:
+        shed(s, cid)
     c.since = s.tick()
     c.moves += 1
     if zone != q.ACTIVE_ZONE:
         c.face_down = False
     s.touch()
+
+
+def shed(s: State, holder: int) -> None:
+    """Send the cards attached to a card that left the field to the graveyard (Successor SU-4.4)."""
+    for cid in list(s.cards[holder].attached):
+        s.cards[cid].holder, s.cards[cid].slot = -1, -1
+        move(s, cid, "graveyard")
+        s.say(f"{q.describe(s, cid)} goes to the graveyard with {q.describe(s, holder)}")
+    s.cards[holder].attached.clear()
 
 
 def _keep_last_known(s: State, cid: int) -> None:

@@ -12,7 +12,7 @@ import copy
 import random
 from typing import Any
 
-from runtime import actions, actors, choices, grid, jokers, positions, resolve, turns
+from runtime import actions, actors, choices, grid, inherit, jokers, positions, resolve, turns
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
@@ -295,6 +295,8 @@ def apply_action(s: State, action: Action) -> None:
         actions.perform_onto(s, d["player"], x)
     elif kind == "square":
         actions.perform_square(s, d["player"], x)
+    elif d["kind"] in ("inherit", "slot"):
+        inherit.answer(s, d, kind, x)
     elif d["kind"] == "use":
         resolve.use(s, d["player"], x if kind == "use" else None)
     elif kind in ("block", "no block"):

@@ -35,6 +35,7 @@ class CardState:
     holder: int = -1  # the card it is attached to (-1: none)
     line: int = 0  # where the ruleset has lines: its line on its team's side, 0 the front
     square: int = 0  # where the lines have squares (runtime/grid.py): its square in the line, 0 the left
+    slot: int = -1  # an inherited card: the slot of its holder it was designated for (-1: none, SU-5.1)
     since: int = 0  # State.stamp when it came into its zone: which came first, and the age of its statics
     stamps: dict[str, int] = field(default_factory=dict)  # flag -> State.stamp when an effect put it
 

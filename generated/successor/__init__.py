@@ -2,6 +2,7 @@
 """Every card, keyword and status of the ruleset successor, and the ruleset itself."""
 
 from generated.successor import keywords
+from generated.successor import memorions
 from generated.successor import rulers
 from generated.successor import ruleset
 from generated.successor import rulings
@@ -14,14 +15,17 @@ CARDS = {
     "Beacon Regent": rulings.BeaconRegent,
     "Bloodletter Fang": rulings.BloodletterFang,
     "Brass Lancer": successors.BrassLancer,
+    "Brook Sentinel": successors.BrookSentinel,
     "Cataclysm Herald": rulings.CataclysmHerald,
     "Chained Brute": rulings.ChainedBrute,
     "Cinder Squire": successors.CinderSquire,
     "Dream Weaver": successors.DreamWeaver,
     "Ember Hound": successors.EmberHound,
     "Ember Martyr": rulings.EmberMartyr,
+    "Ember Word": memorions.EmberWord,
     "Fading Spark": rulings.FadingSpark,
     "Gale Duelist": successors.GaleDuelist,
+    "Gale Word": memorions.GaleWord,
     "Gazing Warden": rulings.GazingWarden,
     "Grieving Sentinel": rulings.GrievingSentinel,
     "Grove Warden": successors.GroveWarden,
@@ -29,6 +33,7 @@ CARDS = {
     "Hollow Decoy": rulings.HollowDecoy,
     "Keeper of Ash": rulers.KeeperOfAsh,
     "Lantern Acolyte": successors.LanternAcolyte,
+    "Lulling Chime": rulings.LullingChime,
     "Memory Token": successors.MemoryToken,
     "Recollection Scribe": rulings.RecollectionScribe,
     "Rooted Monolith": rulings.RootedMonolith,
@@ -38,7 +43,9 @@ CARDS = {
     "Sprout Token": successors.SproutToken,
     "Swiftwind Courier": rulings.SwiftwindCourier,
     "Tidal Skipper": rulings.TidalSkipper,
+    "Tide Word": memorions.TideWord,
     "Tidewall Sentinel": successors.TidewallSentinel,
+    "Twinflame Adept": successors.TwinflameAdept,
     "Vengeful Pyre": rulings.VengefulPyre,
     "Wandering Bard": rulings.WanderingBard,
     "Wellspring Herald": rulings.WellspringHerald,

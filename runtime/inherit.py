@@ -1,0 +1,87 @@
+"""Inheritance (Successor §4, §5): a card of a kind that is `inherited` (a memorion) is attached to the card that
+inherits it, kept in the ruleset's `attached` zone, and moves with it. Where cards have `slots` and the ruleset
+says `inherited cards go into slots of the same genre.`, each inherited card is designated one slot of its
+genre when it is inherited, for good (`CardState.slot`); with no slot of its genre, none (SU-5.1). A summon by
+the `drive` action first lets its player add any number of such cards from the hand (SU-5.2).
+
+The summon is a task (["summon", card, square, chosen, done, slots]) that asks one decision at a time: the
+next hand card to inherit or `done`, then a slot for each chosen card that has a choice of two or more.
+"""
+
+from __future__ import annotations
+
+from runtime import effects as fx
+from runtime import query as q
+from runtime.state import State
+
+
+def inherited_kinds(s: State) -> tuple[str, ...]:
+    """Return the kinds whose cards are inherited."""
+    return tuple(k for k, traits in s.game.ruleset.kind_traits.items() if "inherited" in traits)
+
+
+def attached_zone(s: State) -> str:
+    """Return the zone where the ruleset keeps attached cards ('' if it has none)."""
+    return next((z for z, flags in s.game.ruleset.zones.items() if "attached" in flags), "")
+
+
+def from_hand(s: State, player: int, chosen: list[int]) -> list[int]:
+    """Return the hand cards a summon may still add: of an inherited kind, not chosen yet."""
+    kinds = inherited_kinds(s)
+    return [c for c in s.players[player].zones["hand"] if q.kind(s, c) in kinds and c not in chosen]
+
+
+def slots_for(s: State, holder: int, cid: int) -> list[int]:
+    """Return the slots of a holder that a card may be designated for: those of its genre."""
+    attr = s.game.ruleset.slot_attribute
+    genre = s.game.cards[s.cards[cid].name].attributes.get(attr) if attr else None
+    return [k for k, g in enumerate(s.game.cards[s.cards[holder].name].slots) if genre is not None and g == genre]
+
+
+def slot_name(s: State, holder: int, k: int) -> str:
+    """Return how the log names a slot: 'slot 2 (fire)'."""
+    return f"slot {k + 1} ({s.game.cards[s.cards[holder].name].slots[k]})"
+
+
+def begin(s: State, player: int, cid: int, at: int | None) -> None:
+    """Start the summon of a card: its inherited cards are asked for next (runtime/actions.py finishes it)."""
+    s.tasks.append(["summon", cid, at, [], False, []])
+
+
+def ask_next(s: State, task: list) -> bool:
+    """Ask a summon's next decision; return False once nothing is left to ask (the slots all designated)."""
+    _, cid, _, chosen, done, slots = task
+    player = s.cards[cid].controller
+    if not done and (options := from_hand(s, player, chosen)):
+        s.ask(task, player, "inherit", options, can_stop=True, stop="done", card=cid)
+        return True
+    decided = {m for m, _ in slots}
+    for m in chosen:
+        if m not in decided:
+            choice = slots_for(s, cid, m)
+            if len(choice) >= 2:
+                s.ask(task, player, "slot", choice, card=cid, memorion=m)
+                return True
+            slots.append([m, choice[0] if choice else -1])
+    return False
+
+
+def answer(s: State, decision: dict, kind: str, x: int) -> None:
+    """Record an answer to a summon's decision: a hand card to inherit, 'done', or a slot."""
+    task = s.tasks[-1]
+    if kind == "inherit":
+        task[3].append(x)
+    elif kind == "done":
+        task[4] = True
+    else:
+        task[5].append([decision["memorion"], x])
+
+
+def attach(s: State, holder: int, cid: int, slot: int) -> None:
+    """Attach a card (from the hand, or a successor going under) to a holder, designated for a slot; logged."""
+    fx.move(s, cid, attached_zone(s))
+    s.cards[cid].controller = s.cards[holder].controller
+    s.cards[holder].attached.append(cid)
+    s.cards[cid].holder, s.cards[cid].slot = holder, slot
+    into = f" into {slot_name(s, holder, slot)}" if slot >= 0 else ""
+    s.say(f"{q.describe(s, holder)} inherits {q.describe(s, cid)}{into}")
