@@ -74,6 +74,9 @@ class RulesetParts:
     def shed_attached(self, meta, c):
         return _setting(meta, "shed attached", [])
 
+    def summon_onto(self, meta, c):
+        return _setting(meta, "summon onto", [_name(c[0])])
+
     def squares(self, meta, c):
         return _setting(meta, "squares", [_int(c[0])])
 

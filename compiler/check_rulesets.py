@@ -12,7 +12,7 @@ from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
-REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count", "stands behind")  # each line adds one more
+REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count", "stands behind", "summon onto")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
                  "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
 # Which battle words (compiler/check_terms.py BATTLE_WORDS) each part of a ruleset's 'battle { ... }'
@@ -193,6 +193,11 @@ class RulesetChecks:
             self.error("E103", "'each line has N squares.' needs a 'lines' line", rule)
         elif rule.key == "squares" and not 1 <= int(str(rule.values[0])) <= v.MAX_SQUARES:
             self.error("E105", f"a line has 1 to {v.MAX_SQUARES} squares, found {rule.values[0]}", rule)
+        elif rule.key == "summon onto" and not self.sym.squares:
+            self.error("E103", "'a ... may be summoned onto another.' needs a field of squares ('each line has N "
+                               "squares.')", rule)
+        elif rule.key == "summon onto":
+            self.known(names[0], "card kind", self.sym.kinds)
         elif rule.key == "slot match":
             self.known(names[0], "attribute", self.sym.attributes)
         elif rule.key == "stands behind":

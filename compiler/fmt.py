@@ -594,6 +594,8 @@ def setting(s: n.Setting) -> str:
             return f"inherited cards go into slots of the same {vals[0]}."
         case "shed attached":
             return "cards attached to a card go to the graveyard when it leaves the field."
+        case "summon onto":
+            return f"a {vals[0]} may be summoned onto another."
         case "squares":
             return f"each line has {vals[0]} squares."
         case "stands behind":

@@ -97,7 +97,7 @@ def _merge(out: dict[str, Any], found: dict[str, Any]) -> None:
     for key, value in found.items():
         if isinstance(value, dict):
             out.setdefault(key, {}).update(value)
-        elif key in ("banned_keywords", "start_on_field", "kind_counts", "stands_behind"):
+        elif key in ("banned_keywords", "start_on_field", "kind_counts", "stands_behind", "summon_onto"):
             out[key] = out.get(key, ()) + value
         else:
             out[key] = value
@@ -196,6 +196,7 @@ LINE_READERS: dict[str, Reader] = {
     "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
+    "summon onto": lambda vals: {"summon_onto": (str(vals[0]),)},
     "slot match": lambda vals: {"slot_attribute": str(vals[0])},
     "shed attached": lambda vals: {"shed_attached": True},  # 'each line has N squares.': the field is a grid
     "stands behind": lambda vals: {"stands_behind": (str(vals[0]),)},

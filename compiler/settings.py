@@ -131,6 +131,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["slot_attribute"] = str(vals[0])
         case "shed attached":
             out["shed_attached"] = True
+        case "summon onto":
+            out["summon_onto"] = out.get("summon_onto", ()) + (str(vals[0]),)
         case "squares":
             out["squares"] = vals[0]
         case "stands behind":

@@ -92,10 +92,10 @@ def _pay(s: State, player: int, cid: int) -> str:
 
 
 def _drivable(s: State, player: int) -> list[int]:
-    if not _room(s, player, q.ACTIVE_ZONE):
-        return []
+    room = _room(s, player, q.ACTIVE_ZONE)
     return [c for c in s.players[player].zones["hand"]
-            if "driven" in _traits(s, c) and _payable(s, player, cost(s, player, c))]
+            if "driven" in _traits(s, c) and _payable(s, player, cost(s, player, c))
+            and (room or (grid.on_grid(s) and _summon_squares(s, player, c)))]
 
 
 def _overdrivable(s: State, player: int) -> list[int]:
@@ -199,10 +199,19 @@ def perform(s: State, player: int, action: str, cid: int) -> None:
         s.ask(["act_onto", action, cid], player, "onto", options)
         return
     if action == "move" or (action == "drive" and grid.on_grid(s)):  # which square: then carried out
-        squares = grid.destinations(s, cid) if action == "move" else grid.empty_squares(s, player)
+        squares = grid.destinations(s, cid) if action == "move" else _summon_squares(s, player, cid)
         s.ask(["act_square", action, cid], player, "square", squares)
         return
     DO[action](s, player, cid)
+
+
+def _summon_squares(s: State, player: int, cid: int) -> list[int]:
+    """Return the squares a card may be driven into: empty ones, and those holding a card it may be summoned
+    onto (an inherit-summon, SU-5.3)."""
+    onto = s.game.ruleset.summon_onto
+    taken = [] if q.kind(s, cid) not in onto else [
+        grid.code_of(s, c) for c in s.players[player].zones[q.ACTIVE_ZONE] if q.kind(s, c) == q.kind(s, cid)]
+    return sorted(grid.empty_squares(s, player) + taken)
 
 
 def perform_square(s: State, player: int, code: int) -> None:
@@ -219,8 +228,12 @@ def perform_square(s: State, player: int, code: int) -> None:
 def _summon_task(s: State, task: list) -> None:
     """A drive with inherited cards (runtime/inherit.py): ask what it inherits, then carry it out."""
     if not inherit.ask_next(s, task):
-        _, cid, at, chosen, _, slots = task
-        _drive(s, s.cards[cid].controller, cid, at, [(m, k) for m, k in slots if m in chosen])
+        _, cid, at, chosen, _, slots, kept, _ = task
+        player = s.cards[cid].controller
+        old = inherit.replaced(s, player, at)
+        if old is not None:
+            inherit.replace(s, cid, old, kept)
+        _drive(s, player, cid, at, [(m, k) for m, k in slots if m in chosen + kept])
 
 
 def end_actions(s: State, player: int) -> None:
