@@ -77,6 +77,9 @@ class RulesetParts:
     def summon_onto(self, meta, c):
         return _setting(meta, "summon onto", [_name(c[0])])
 
+    def destroyed_stay(self, meta, c):
+        return _setting(meta, "destroyed stay", [])
+
     def squares(self, meta, c):
         return _setting(meta, "squares", [_int(c[0])])
 

@@ -196,6 +196,7 @@ LINE_READERS: dict[str, Reader] = {
     "unmet face down": lambda vals: {"unmet_face_down": True},  # R-WVN-45
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
+    "destroyed stay": lambda vals: {"destroyed_stay": True},
     "summon onto": lambda vals: {"summon_onto": (str(vals[0]),)},
     "slot match": lambda vals: {"slot_attribute": str(vals[0])},
     "shed attached": lambda vals: {"shed_attached": True},  # 'each line has N squares.': the field is a grid

@@ -117,7 +117,7 @@ def _settable(s: State, player: int) -> list[int]:
 
 def _attackers(s: State, player: int) -> list[int]:
     return [c for c in s.players[player].zones[q.ACTIVE_ZONE]
-            if not ({"acted", "restricted"} & set(s.cards[c].flags)) and not q.has_flag(s, c, "cant_attack")]
+            if not ({"acted", "restricted", "destroyed"} & set(s.cards[c].flags)) and not q.has_flag(s, c, "cant_attack")]
 
 
 def _movers(s: State, player: int) -> list[int]:

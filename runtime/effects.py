@@ -191,14 +191,36 @@ def _keep_last_known(s: State, cid: int) -> None:
 
 
 def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
-    """Destroy cards on the field: 'is destroyed' and 'leaves the field' trigger before they go."""
+    """Destroy cards on the field: 'is destroyed' and 'leaves the field' trigger before they go; where destroyed
+    cards stay in place, they go once all processing has finished (leave_destroyed)."""
     for cid in objs:
-        if q.is_player(cid) or s.cards[cid].zone != q.ACTIVE_ZONE:
+        if q.is_player(cid) or not q.changeable(s, cid):
             continue
         s.say(f"{q.describe(s, cid)} is destroyed")
         emit(s, "destroyed", card=cid, player=s.cards[cid].controller)
         emit(s, "left", card=cid, player=s.cards[cid].controller)
-        move(s, cid, "graveyard")
+        if s.game.ruleset.destroyed_stay:
+            s.cards[cid].flags["destroyed"] = None  # SU-4.1: still in its zone at its [when destroyed]
+            s.touch()
+        else:
+            move(s, cid, "graveyard")
+
+
+def leave_destroyed(s: State) -> None:
+    """The leave step: the destroyed cards still on the field go to the graveyard (Successor §7.1 ★離脱)."""
+    for p in s.players:
+        for cid in [c for c in p.zones[q.ACTIVE_ZONE] if "destroyed" in s.cards[c].flags]:
+            move(s, cid, "graveyard")
+            if s.cards[cid].zone == "graveyard":
+                s.say(f"{q.describe(s, cid)} leaves its square for the graveyard")
+
+
+def _changes(s: State, cid: int) -> bool:
+    """Return whether a card takes a change now; a destroyed card still in place says it takes none."""
+    if s.cards[cid].zone == q.ACTIVE_ZONE and "destroyed" in s.cards[cid].flags:
+        s.say(f"{q.describe(s, cid)} is destroyed: the change has no effect")
+        return False
+    return s.cards[cid].zone == q.ACTIVE_ZONE
 
 
 def return_to_hand(s: State, ctx: Ctx, objs: list[int]) -> None:
@@ -369,7 +391,7 @@ def recover(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None
     change of the stat, so it may end above its printed value."""
     amount = max(bounded(s, amount), 0)
     for x in objs:
-        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE or not amount:
+        if q.is_player(x) or not _changes(s, x) or not amount:
             continue  # a card off the field (retired, destroyed) is not healed
         c = s.cards[x]
         healed = min(c.damage, amount)
@@ -583,7 +605,7 @@ def expiry(s: State, ctx: Ctx, duration: str | None) -> list | None:
 def modify(s: State, ctx: Ctx, objs: list[int], delta: int, stat: str, duration: str | None) -> None:
     delta = bounded(s, delta)
     for x in objs:
-        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
+        if q.is_player(x) or not _changes(s, x):
             continue
         s.cards[x].mods.append([stat, delta, expiry(s, ctx, duration)])
         until = f" until {duration}" if duration else ""
@@ -596,7 +618,7 @@ def give(s: State, ctx: Ctx, objs: list[int], name: str, duration: str | None) -
         put_status(s, ctx, objs, 1, name, duration)
         return
     for x in objs:
-        if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
+        if q.is_player(x) or not _changes(s, x):
             continue
         s.cards[x].granted[name] = expiry(s, ctx, duration)
         s.touch()
@@ -608,7 +630,7 @@ def put_status(s: State, ctx: Ctx, objs: list[int], amount: int, name: str, dura
     amount = bounded(s, amount)
     lasts = s.game.statuses[name].lasts
     for x in objs:
-        if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
+        if not q.is_player(x) and _changes(s, x):
             elements.put(s, ctx, x, amount, name, expiry(s, ctx, duration) or _status_expiry(s, lasts))
 
 

@@ -105,7 +105,7 @@ def may_move(s: State, cid: int) -> bool:
     """Return whether a card may declare a move: on the field in a square, ready (SU-10.2), not summoned this
     turn unless its summoning lock was lifted ([速攻], SU-10.1), not moved yet this turn, and able to move."""
     c = s.cards[cid]
-    return (c.zone == q.ACTIVE_ZONE and not stands_behind(s, cid) and not {"acted", "restricted", "moved"} & set(c.flags)
+    return (c.zone == q.ACTIVE_ZONE and not stands_behind(s, cid) and not {"acted", "restricted", "moved", "destroyed"} & set(c.flags)
             and not q.has_flag(s, cid, "cant_move") and bool(destinations(s, cid)))
 
 

@@ -155,6 +155,13 @@ def _static_grants(s: State, statics: list, cards: list[CardState]) -> tuple[dic
     return out, generated
 
 
+def changeable(s: State, cid: int) -> bool:
+    """Return whether a card takes changes (stats, statuses, keywords, recovery): on the field and not destroyed
+    while it stays there (Successor SU-4.2: a status change to a destroyed successor has no effect)."""
+    c = s.cards[cid]
+    return c.zone == ACTIVE_ZONE and "destroyed" not in c.flags
+
+
 def has_room(s: State, player: int, zone: str) -> bool:
     """Return whether a player's zone holds fewer cards than its limit; in a zone whose limit is 'not
     counting tokens' (Successor's memory, SU-3.2) tokens take no room."""
@@ -495,11 +502,11 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     out: list[int] = []
     for p in order:
         if f.kind == "card" and f.pred is None and not f.other and not f.attrs:  # no test to run
-            out += s.players[p].zones.get(f.zone, ())
+            out += [cid for cid in s.players[p].zones.get(f.zone, ()) if "destroyed" not in cards[cid].flags]
             continue
         for cid in s.players[p].zones.get(f.zone, ()):
-            if f.kind != "card" and f.kind not in kinds[cards[cid].name]:
-                continue
+            if f.kind != "card" and f.kind not in kinds[cards[cid].name] or "destroyed" in cards[cid].flags:
+                continue  # a destroyed card staying on the field cannot be selected (SU-4.2)
             if _card_passes(s, ab, ctx, f, cid):
                 out.append(cid)
     return out

@@ -422,6 +422,8 @@ def check_state(s: State) -> None:
         actors.turn_unmet_face_down(s)
     if rs.collapse:
         positions.collapse(s)
+    if rs.destroyed_stay and settled:
+        fx.leave_destroyed(s)
     check_losers(s)
 
 

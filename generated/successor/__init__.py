@@ -12,6 +12,7 @@ from generated.successor import successors
 RULESET = ruleset.SuccessorRuleset()
 CARDS = {
     "Archivist of Dawn": rulers.ArchivistOfDawn,
+    "Ashen Sentry": rulings.AshenSentry,
     "Beacon Regent": rulings.BeaconRegent,
     "Bloodletter Fang": rulings.BloodletterFang,
     "Brass Lancer": successors.BrassLancer,
@@ -33,6 +34,7 @@ CARDS = {
     "Hollow Decoy": rulings.HollowDecoy,
     "Keeper of Ash": rulers.KeeperOfAsh,
     "Lantern Acolyte": successors.LanternAcolyte,
+    "Last Rites Herald": rulings.LastRitesHerald,
     "Lulling Chime": rulings.LullingChime,
     "Memory Token": successors.MemoryToken,
     "Recollection Scribe": rulings.RecollectionScribe,
@@ -41,6 +43,7 @@ CARDS = {
     "Seedcaller": successors.Seedcaller,
     "Skittish Scout": rulings.SkittishScout,
     "Sprout Token": successors.SproutToken,
+    "Stubborn Ember": rulings.StubbornEmber,
     "Swiftwind Courier": rulings.SwiftwindCourier,
     "Tidal Skipper": rulings.TidalSkipper,
     "Tide Word": memorions.TideWord,
