@@ -77,6 +77,9 @@ class RulesetParts:
     def summon_onto(self, meta, c):
         return _setting(meta, "summon onto", [_name(c[0])])
 
+    def block_rests(self, meta, c):
+        return _setting(meta, "block rests", [_name(x) for x in c])
+
     def destroyed_stay(self, meta, c):
         return _setting(meta, "destroyed stay", [])
 

@@ -198,6 +198,8 @@ class RulesetChecks:
                                "squares.')", rule)
         elif rule.key == "summon onto":
             self.known(names[0], "card kind", self.sym.kinds)
+        elif rule.key == "block rests" and names:
+            self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "slot match":
             self.known(names[0], "attribute", self.sym.attributes)
         elif rule.key == "stands behind":

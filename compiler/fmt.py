@@ -596,6 +596,8 @@ def setting(s: n.Setting) -> str:
             return "cards attached to a card go to the graveyard when it leaves the field."
         case "summon onto":
             return f"a {vals[0]} may be summoned onto another."
+        case "block rests":
+            return "blocking rests the blocker" + (f", unless it has {vals[0]}." if vals else ".")
         case "destroyed stay":
             return "a destroyed card stays where it is until all processing has finished."
         case "squares":

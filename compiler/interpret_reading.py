@@ -197,6 +197,7 @@ LINE_READERS: dict[str, Reader] = {
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
     "destroyed stay": lambda vals: {"destroyed_stay": True},
+    "block rests": lambda vals: {"block_rests": str(vals[0]) if vals else ""},  # '' : every blocker
     "summon onto": lambda vals: {"summon_onto": (str(vals[0]),)},
     "slot match": lambda vals: {"slot_attribute": str(vals[0])},
     "shed attached": lambda vals: {"shed_attached": True},  # 'each line has N squares.': the field is a grid

@@ -133,6 +133,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["shed_attached"] = True
         case "summon onto":
             out["summon_onto"] = out.get("summon_onto", ()) + (str(vals[0]),)
+        case "block rests":
+            out["block_rests"] = str(vals[0]) if vals else ""
         case "destroyed stay":
             out["destroyed_stay"] = True
         case "squares":

@@ -319,6 +319,9 @@ def declare_blocker(s: State, blocker: int | None) -> None:
         return
     s.battle["blocker"] = blocker
     s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
+    rests = s.game.ruleset.block_rests
+    if rests is not None and not (rests and q.has_name(s, blocker, rests)):  # Sturdy: not rested (R-SU-61)
+        fx.exhaust(s, rules_ctx(s), [blocker])
     s.tasks.append(["block_events", blocker])
 
 
@@ -338,7 +341,7 @@ def _block_events(s: State, task: list) -> None:
 
 def _battle_damage(s: State, task: list) -> None:
     rs, b = s.game.ruleset, s.battle
-    if s.cards[b["attacker"]].zone != q.ACTIVE_ZONE:
+    if not q.changeable(s, b["attacker"]):  # gone, or destroyed and staying (R-SU-27): it deals no damage
         return
     # The attacker is the source of battle damage, so "when this deals damage" fires in combat.
     ctx = Ctx(b["attacker"], s.active, ["ruleset", rs.name, 0])
@@ -346,7 +349,7 @@ def _battle_damage(s: State, task: list) -> None:
         rs.unblocked(s, ctx)
         emit(s, "attack_succeeded", player=s.cards[b["attacker"]].controller)
         emit(s, "attack_received", player=b["defender"])
-    elif s.cards[b["blocker"]].zone == q.ACTIVE_ZONE:
+    elif q.changeable(s, b["blocker"]):  # a blocker destroyed before: still blocked, nothing dealt (R-SU-28)
         battling = (b["attacker"], b["blocker"])
         if rs.win_stat:
             # What decides the winner is the (current) value each had when battle damage was dealt.
@@ -422,7 +425,7 @@ def check_state(s: State) -> None:
         actors.turn_unmet_face_down(s)
     if rs.collapse:
         positions.collapse(s)
-    if rs.destroyed_stay and settled:
+    if rs.destroyed_stay and not (s.stack or s.pending or s.resolving):  # what the checks set off comes first
         fx.leave_destroyed(s)
     check_losers(s)
 
