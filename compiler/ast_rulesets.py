@@ -165,7 +165,16 @@ class RulesetParts:
         return n.Battle(_loc(meta), c[0], c[1], c[2], won[1], won[2], end)
 
     def chosen_blocker(self, meta, c):
-        return n.ChosenBlocker(_loc(meta), c[0])
+        return n.ChosenBlocker(_loc(meta), c[-1], len(c) > 1)
+
+    def many(self, meta, c):
+        return "many"
+
+    def shared_power(self, meta, c):
+        return _setting(meta, "shared power", [_name(c[0]), _int(c[1])])
+
+    def breakthrough(self, meta, c):
+        return _setting(meta, "breakthrough", [_name(x) for x in c])
 
     def battle_won(self, meta, c):
         return ("won", _name(c[0]), c[1] if len(c) > 1 else ())

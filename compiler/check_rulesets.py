@@ -198,6 +198,12 @@ class RulesetChecks:
                                "squares.')", rule)
         elif rule.key == "summon onto":
             self.known(names[0], "card kind", self.sym.kinds)
+        elif rule.key == "shared power":
+            self.known(names[0], "stat", self.sym.stats)
+        elif rule.key == "breakthrough":
+            self.known(names[0], "keyword", self.sym.keywords)
+            for stat in names[1:]:
+                self.known(stat, "stat", self.sym.stats)
         elif rule.key == "block rests" and names:
             self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "slot match":

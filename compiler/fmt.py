@@ -596,6 +596,11 @@ def setting(s: n.Setting) -> str:
             return "cards attached to a card go to the graveyard when it leaves the field."
         case "summon onto":
             return f"a {vals[0]} may be summoned onto another."
+        case "shared power":
+            return f"the attacker's {vals[0]} is shared among the blockers by its controller, in steps of {vals[1]}."
+        case "breakthrough":
+            return (f"an attacker with {vals[0]} may deal what its {vals[1]} exceeds the blockers' total {vals[2]} by "
+                    "to the defending player.")
         case "block rests":
             return "blocking rests the blocker" + (f", unless it has {vals[0]}." if vals else ".")
         case "destroyed stay":
@@ -717,7 +722,8 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
         case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
             pr.line(1, "battle {", rule)
             if isinstance(blocker, n.ChosenBlocker):
-                pr.line(2, f"blocker: any {filter_(blocker.filter)}, chosen by them.", blocker)
+                many = "number of " if blocker.many else ""
+                pr.line(2, f"blocker: any {many}{filter_(blocker.filter)}, chosen by them.", blocker)
             else:
                 pr.line(2, f"blocker: {obj(blocker)}.", blocker)
             parts = [("blocked", blocked), ("unblocked", unblocked)]

@@ -628,7 +628,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
-                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests",
+                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests", "shared_power", "breakthrough",
                     "checks_deferred")
 
 
@@ -668,7 +668,8 @@ class Ruleset:
         """Set the blocker and the battle bodies, numbered in lowering's order (lower._battle)."""
         assert isinstance(battle.blocker, (n.Extreme, n.ChosenBlocker))
         self.blocker = make_filter(battle.blocker.filter, env)
-        self.blocker_side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else "chosen"
+        self.blocker_side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else \
+            "many" if battle.blocker.many else "chosen"
         parts = {"blocked": battle.blocked, "unblocked": battle.unblocked}
         if battle.win_stat is not None:
             self.win_stat = battle.win_stat.value

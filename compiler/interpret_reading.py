@@ -197,6 +197,8 @@ LINE_READERS: dict[str, Reader] = {
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
     "destroyed stay": lambda vals: {"destroyed_stay": True},
+    "shared power": lambda vals: {"shared_power": (str(vals[0]), vals[1])},  # (stat, step)
+    "breakthrough": lambda vals: {"breakthrough": tuple(str(x) for x in vals)},  # (keyword, stat, total stat)
     "block rests": lambda vals: {"block_rests": str(vals[0]) if vals else ""},  # '' : every blocker
     "summon onto": lambda vals: {"summon_onto": (str(vals[0]),)},
     "slot match": lambda vals: {"slot_attribute": str(vals[0])},

@@ -584,7 +584,8 @@ def _ident(text: str) -> str:
 def _battle(battle: n.Battle, env: Env) -> list[dict]:
     assert isinstance(battle.blocker, (n.Extreme, n.ChosenBlocker))
     blocker = filter_const(battle.blocker.filter, env)
-    side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else "chosen"
+    side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else \
+        "many" if battle.blocker.many else "chosen"
     fields = [field_("blocker", blocker), field_("blocker_side", repr(side))]
     parts = [("blocked", battle.blocked), ("unblocked", battle.unblocked)]
     if battle.win_stat is not None:

@@ -1202,9 +1202,10 @@ class Turn(Node):
 
 @dataclass(frozen=True)
 class ChosenBlocker(Node):
-    """'blocker: any unit the defending player controls, chosen by them.'"""
+    """'blocker: any unit the defending player controls, chosen by them.'; 'blockers: any number of ...'."""
 
     filter: Filter
+    many: bool = False
 
 
 @dataclass(frozen=True)

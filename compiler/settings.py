@@ -133,6 +133,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["shed_attached"] = True
         case "summon onto":
             out["summon_onto"] = out.get("summon_onto", ()) + (str(vals[0]),)
+        case "shared power":
+            out["shared_power"] = (str(vals[0]), vals[1])
+        case "breakthrough":
+            out["breakthrough"] = tuple(map(str, vals))
         case "block rests":
             out["block_rests"] = str(vals[0]) if vals else ""
         case "destroyed stay":

@@ -22,6 +22,10 @@ def describe_action(s: State, a: Action) -> str:
         return f"square {grid.name(s, x)}"
     if kind == "slot":
         return f"slot {x + 1}"
+    if kind == "share":
+        return f"share {x}"
+    if kind == "no breakthrough":
+        return kind
     return f"{kind} {q.describe(s, x)}"
 
 
@@ -89,8 +93,9 @@ class GreedyAgent:
         winning = [a for a in actions if a[0] == "block" and _strength(s, a[1]) - s.cards[a[1]].damage > power]
         if winning:
             return min(winning, key=lambda a: (_strength(s, a[1]), a[1]))
-        if ("no block", 0) in actions and s.players[me].resources.get("life", 1) > 2:
-            return ("no block", 0)
+        stop = next((a for a in actions if a[0] in ("no block", "done")), None)  # 'done': no more blockers
+        if stop is not None and s.players[me].resources.get("life", 1) > 2:
+            return stop
         return min(actions, key=lambda a: (_strength(s, a[1]) if a[0] == "block" else 10**9, a[1]))
 
     def _value(self, s: State, a: Action, me: int) -> tuple[int, int]:

@@ -299,8 +299,16 @@ def apply_action(s: State, action: Action) -> None:
         inherit.answer(s, d, kind, x)
     elif d["kind"] == "use":
         resolve.use(s, d["player"], x if kind == "use" else None)
+    elif kind == "done" and d["kind"] == "block":
+        s.tasks.pop()  # no more blockers
     elif kind in ("block", "no block"):
         turns.declare_blocker(s, x if kind == "block" else None)
+    elif kind in ("breakthrough", "no breakthrough"):
+        s.battle["through"] = kind == "breakthrough"
+        s.say(f"P{d['player'] + 1} {'breaks' if kind == 'breakthrough' else 'does not break'} through")
+    elif kind == "share":
+        s.battle["shares"].append([d["blocker"], x])
+        s.say(f"P{d['player'] + 1} shares {x} damage to {q.describe(s, d['blocker'])}")
     elif kind in ("mulligan", "keep"):
         turns.mulligan(s, d["player"], kind == "mulligan")
     elif d["kind"] == "move":

@@ -188,6 +188,8 @@ def stat(s: State, cid: int, name: str) -> int:
     c = s.cards[cid]
     if name == "damage":
         return c.damage
+    if name == "share":  # what the attacker deals this blocker (runtime/turns.py, shared power)
+        return next((n for b, n in s.battle.get("shares", ()) if b == cid), 0)
     if name == "level":
         return c.level
     if name == "cost":

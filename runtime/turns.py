@@ -288,13 +288,11 @@ def _block(s: State, task: list) -> None:
     s.battle["declared"] = True  # unless the defender is asked below
     if s.cards[cid].zone != q.ACTIVE_ZONE:
         return
-    able = [] if q.has_flag(s, cid, "unblockable") or rs.blocker is None else [
-        b for b in q.select(s, rs, rules_ctx(s), rs.blocker)
-        if not q.has_flag(s, b, "cant_block") and "acted" not in s.cards[b].flags and not q.block_refused(s, cid, b)]
+    able = _able_blockers(s)
     if not able:
         _not_blocked(s)
         return
-    if rs.blocker_side == "chosen":
+    if rs.blocker_side in ("chosen", "many"):
         s.battle["declared"] = False
         forced = [b for b in able if q.has_flag(s, b, "must_block")]
         s.ask(["choose_blocker"], s.battle["defender"], "block", forced or able, can_stop=not forced,
@@ -317,12 +315,33 @@ def declare_blocker(s: State, blocker: int | None) -> None:
         s.say(f"P{s.battle['defender'] + 1} does not block")
         _not_blocked(s)
         return
-    s.battle["blocker"] = blocker
+    first = s.battle["blocker"] < 0
+    s.battle["blocker"] = blocker if first else s.battle["blocker"]
     s.say(f"{q.describe(s, blocker)} blocks {q.describe(s, cid)}")
     rests = s.game.ruleset.block_rests
     if rests is not None and not (rests and q.has_name(s, blocker, rests)):  # Sturdy: not rested (R-SU-61)
         fx.exhaust(s, rules_ctx(s), [blocker])
-    s.tasks.append(["block_events", blocker])
+    if s.game.ruleset.blocker_side == "many":  # SU-7.2: several blockers, asked one at a time
+        s.battle.setdefault("blockers", []).append(blocker)
+        if ["more_blockers"] not in s.tasks:
+            s.tasks.append(["more_blockers"])
+    s.tasks.append(["block_events", blocker, first])
+
+
+def _able_blockers(s: State) -> list[int]:
+    """Return the cards that may block the attack under way: ready, able to block, not refused."""
+    rs, cid = s.game.ruleset, s.battle["attacker"]
+    if q.has_flag(s, cid, "unblockable") or rs.blocker is None:
+        return []
+    return [b for b in q.select(s, rs, rules_ctx(s), rs.blocker) if not q.has_flag(s, b, "cant_block")
+            and "acted" not in s.cards[b].flags and not q.block_refused(s, cid, b)]
+
+
+def _more_blockers(s: State, task: list) -> None:
+    """Ask the defender for one more blocker, or 'done' (a Sturdy blocker stays ready but blocks once)."""
+    able = [b for b in _able_blockers(s) if b not in s.battle.get("blockers", ())]
+    if able and q.changeable(s, s.battle["attacker"]):
+        s.ask(task, s.battle["defender"], "block", able, can_stop=True, stop="done")
 
 
 def _not_blocked(s: State) -> None:
@@ -334,8 +353,9 @@ def _not_blocked(s: State) -> None:
 def _block_events(s: State, task: list) -> None:
     blocker, cid = task[1], s.battle["attacker"]
     emit(s, "blocks", card=blocker, player=s.cards[blocker].controller)
-    emit(s, "blocked", card=cid, player=s.cards[cid].controller)
-    emit(s, "battled", card=cid, player=s.cards[cid].controller)
+    if len(task) < 3 or task[2]:  # the attack is blocked once, by its first blocker
+        emit(s, "blocked", card=cid, player=s.cards[cid].controller)
+        emit(s, "battled", card=cid, player=s.cards[cid].controller)
     emit(s, "battled", card=blocker, player=s.cards[blocker].controller)
 
 
@@ -345,6 +365,9 @@ def _battle_damage(s: State, task: list) -> None:
         return
     # The attacker is the source of battle damage, so "when this deals damage" fires in combat.
     ctx = Ctx(b["attacker"], s.active, ["ruleset", rs.name, 0])
+    if rs.blocker_side == "many" and b["blocker"] >= 0:
+        _shared_damage(s, task, ctx)
+        return
     if b["blocker"] < 0:
         rs.unblocked(s, ctx)
         emit(s, "attack_succeeded", player=s.cards[b["attacker"]].controller)
@@ -360,6 +383,47 @@ def _battle_damage(s: State, task: list) -> None:
             # card: a card removed by such an ability later was not destroyed by battle damage.
             check_state(s)
             b["destroyed"] = [c for c, moves, _ in b["dealt"] if s.cards[c].moves != moves]
+
+
+def _shared_damage(s: State, task: list, ctx: Ctx) -> None:
+    """Battle damage with several blockers (Successor §7.1 ①②): the attacker's power, less what Breakthrough
+    sends past the blockers, shared among those still blocking by its controller; each blocker deals its own."""
+    rs, b, attacker = s.game.ruleset, s.battle, s.battle["attacker"]
+    left = [x for x in b["blockers"] if q.changeable(s, x)]  # a blocked attack stays blocked (SU-7.2)
+    stat, step = rs.shared_power or (rs.damage_lowers, 1)
+    power = q.stat(s, attacker, stat)
+    excess = _breakthrough(s, task, left, power)
+    if excess is None:
+        return  # its controller is asked whether to break through
+    shares, pool = b.setdefault("shares", []), power - excess
+    if len(shares) < len(left) - 1:  # one blocker at a time; the last takes the rest
+        given = sum(n for _, n in shares)
+        s.ask(task, s.cards[attacker].controller, "share", list(range(0, pool - given + 1, step)),
+              blocker=left[len(shares)])
+        return
+    if left and len(shares) < len(left):
+        shares.append([left[-1], pool - sum(n for _, n in shares)])
+    for blocker in left:
+        b["blocker"] = blocker
+        _exchange(s, ctx, (attacker, blocker))
+    if excess:
+        fx.deal_damage(s, ctx, [~b["defender"]], excess)
+
+
+def _breakthrough(s: State, task: list, left: list[int], power: int) -> int | None:
+    """Return what Breakthrough sends to the defending player (0 without it, or declined); None while its
+    controller is asked (R-SU-30, R-SU-31: power strictly past the total stamina of the blockers left)."""
+    rs, b, attacker = s.game.ruleset, s.battle, s.battle["attacker"]
+    if rs.breakthrough is None:
+        return 0
+    keyword, _, total_stat = rs.breakthrough
+    excess = power - sum(q.stat(s, x, total_stat) for x in left)
+    if excess <= 0 or not q.has_name(s, attacker, keyword):
+        return 0
+    if "through" not in b:
+        s.ask(task, s.cards[attacker].controller, "breakthrough", [attacker], can_stop=True, stop="no breakthrough")
+        return None
+    return excess if b["through"] else 0
 
 
 def _exchange(s: State, ctx: Ctx, battling: tuple[int, int]) -> None:
@@ -460,7 +524,7 @@ TASKS = {
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
     "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
     "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
-    "block_events": _block_events, "normal_move": positions.offer_move,
+    "block_events": _block_events, "normal_move": positions.offer_move, "more_blockers": _more_blockers,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
     "resolve_step": resolve.step_task, "resolved": resolve.resolved_task, "together": simultaneous.together_task,
 }

@@ -274,7 +274,7 @@ WHOSE: dict[str, str] = {"your": "you", "each": "each", "the opponent's": "oppon
 GENERIC_KINDS = ("card", "player")
 
 # Numbers every card has besides the ruleset's stats.
-CARD_NUMBERS = ("damage", "cost", "level")
+CARD_NUMBERS = ("damage", "cost", "level", "share")  # share: of the attacker's power, in a battle of blockers
 
 # "it is ready": card states that conditions test -> the flag that holds each.
 CARD_STATES: dict[str, tuple[str, bool]] = {"ready": ("acted", False), "exhausted": ("acted", True),

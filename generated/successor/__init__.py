@@ -38,11 +38,13 @@ CARDS = {
     "Last Rites Herald": rulings.LastRitesHerald,
     "Lulling Chime": rulings.LullingChime,
     "Memory Token": successors.MemoryToken,
+    "Rampart Breaker": rulings.RampartBreaker,
     "Recollection Scribe": rulings.RecollectionScribe,
     "Rooted Monolith": rulings.RootedMonolith,
     "Ruin Caller": rulings.RuinCaller,
     "Ruthless Charger": rulings.RuthlessCharger,
     "Seedcaller": successors.Seedcaller,
+    "Siege Colossus": rulings.SiegeColossus,
     "Skittish Scout": rulings.SkittishScout,
     "Sprout Token": successors.SproutToken,
     "Stubborn Ember": rulings.StubbornEmber,
@@ -59,6 +61,7 @@ CARDS = {
     "Withering Glare": rulings.WitheringGlare,
 }
 KEYWORDS = {
+    "Breakthrough": keywords.BreakthroughKeyword,
     "CannotAttack": keywords.CannotAttackKeyword,
     "CannotBlock": keywords.CannotBlockKeyword,
     "CannotMove": keywords.CannotMoveKeyword,
