@@ -77,6 +77,9 @@ class RulesetParts:
     def summon_onto(self, meta, c):
         return _setting(meta, "summon onto", [_name(c[0])])
 
+    def incapacitated(self, meta, c):
+        return _setting(meta, "incapacitated", [_name(c[0]), _int(c[1])])
+
     def block_rests(self, meta, c):
         return _setting(meta, "block rests", [_name(x) for x in c])
 

@@ -198,6 +198,11 @@ class RulesetChecks:
                                "squares.')", rule)
         elif rule.key == "summon onto":
             self.known(names[0], "card kind", self.sym.kinds)
+        elif rule.key == "incapacitated":
+            self.known(names[0], "stat", self.sym.stats)
+            if rule.values[1] != 0:
+                self.error("E105", f"a card is incapacitated at {names[0].value} 0 or less; found {rule.values[1]}",
+                           rule)
         elif rule.key == "shared power":
             self.known(names[0], "stat", self.sym.stats)
         elif rule.key == "breakthrough":

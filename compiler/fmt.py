@@ -601,6 +601,8 @@ def setting(s: n.Setting) -> str:
         case "breakthrough":
             return (f"an attacker with {vals[0]} may deal what its {vals[1]} exceeds the blockers' total {vals[2]} by "
                     "to the defending player.")
+        case "incapacitated":
+            return f"a card with {vals[0]} {vals[1]} or less can't be selected or changed."
         case "block rests":
             return "blocking rests the blocker" + (f", unless it has {vals[0]}." if vals else ".")
         case "destroyed stay":

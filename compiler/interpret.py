@@ -628,7 +628,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
-                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests", "shared_power", "breakthrough",
+                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests", "shared_power", "breakthrough", "incapacitated",
                     "checks_deferred")
 
 

@@ -199,6 +199,7 @@ LINE_READERS: dict[str, Reader] = {
     "destroyed stay": lambda vals: {"destroyed_stay": True},
     "shared power": lambda vals: {"shared_power": (str(vals[0]), vals[1])},  # (stat, step)
     "breakthrough": lambda vals: {"breakthrough": tuple(str(x) for x in vals)},  # (keyword, stat, total stat)
+    "incapacitated": lambda vals: {"incapacitated": str(vals[0])},
     "block rests": lambda vals: {"block_rests": str(vals[0]) if vals else ""},  # '' : every blocker
     "summon onto": lambda vals: {"summon_onto": (str(vals[0]),)},
     "slot match": lambda vals: {"slot_attribute": str(vals[0])},

@@ -137,6 +137,8 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["shared_power"] = (str(vals[0]), vals[1])
         case "breakthrough":
             out["breakthrough"] = tuple(map(str, vals))
+        case "incapacitated":
+            out["incapacitated"] = str(vals[0])
         case "block rests":
             out["block_rests"] = str(vals[0]) if vals else ""
         case "destroyed stay":

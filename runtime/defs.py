@@ -319,6 +319,7 @@ class RulesetDef:
     slot_attribute: ClassVar[str] = ""  # 'inherited cards go into slots of the same genre.'
     shed_attached: ClassVar[bool] = False  # 'cards attached to a card go to the graveyard when it leaves the field.'
     summon_onto: ClassVar[tuple[str, ...]] = ()  # 'a successor may be summoned onto another.': inherit-summons
+    incapacitated: ClassVar[str] = ""  # 'a card with stamina 0 or less can't be selected or changed.': that stat
     shared_power: ClassVar[tuple | None] = None  # (stat, step): the attacker's stat shared among its blockers
     breakthrough: ClassVar[tuple | None] = None  # (keyword, stat, total stat): the excess may go to the defender
     block_rests: ClassVar[str | None] = None  # 'blocking rests the blocker[, unless it has K].': K or ''; None: no

@@ -194,7 +194,7 @@ def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
     """Destroy cards on the field: 'is destroyed' and 'leaves the field' trigger before they go; where destroyed
     cards stay in place, they go once all processing has finished (leave_destroyed)."""
     for cid in objs:
-        if q.is_player(cid) or not q.changeable(s, cid):
+        if q.is_player(cid) or s.cards[cid].zone != q.ACTIVE_ZONE or "destroyed" in s.cards[cid].flags:
             continue
         s.say(f"{q.describe(s, cid)} is destroyed")
         emit(s, "destroyed", card=cid, player=s.cards[cid].controller)
@@ -217,10 +217,13 @@ def leave_destroyed(s: State) -> None:
 
 def _changes(s: State, cid: int) -> bool:
     """Return whether a card takes a change now; a destroyed card still in place says it takes none."""
-    if s.cards[cid].zone == q.ACTIVE_ZONE and "destroyed" in s.cards[cid].flags:
-        s.say(f"{q.describe(s, cid)} is destroyed: the change has no effect")
+    if s.cards[cid].zone != q.ACTIVE_ZONE:
         return False
-    return s.cards[cid].zone == q.ACTIVE_ZONE
+    if "destroyed" in s.cards[cid].flags or q.incapacitated(s, cid):
+        state = "destroyed" if "destroyed" in s.cards[cid].flags else "incapacitated"
+        s.say(f"{q.describe(s, cid)} is {state}: the change has no effect")
+        return False
+    return True
 
 
 def return_to_hand(s: State, ctx: Ctx, objs: list[int]) -> None:

@@ -159,7 +159,14 @@ def changeable(s: State, cid: int) -> bool:
     """Return whether a card takes changes (stats, statuses, keywords, recovery): on the field and not destroyed
     while it stays there (Successor SU-4.2: a status change to a destroyed successor has no effect)."""
     c = s.cards[cid]
-    return c.zone == ACTIVE_ZONE and "destroyed" not in c.flags
+    return c.zone == ACTIVE_ZONE and "destroyed" not in c.flags and not incapacitated(s, cid)
+
+
+def incapacitated(s: State, cid: int) -> bool:
+    """Return whether a card on the field is at 0 or less of the stat the ruleset's incapacity line names (Successor
+    SU-7.3: stamina 0, until the destroy step destroys it)."""
+    name = s.game.ruleset.incapacitated
+    return bool(name) and s.cards[cid].zone == ACTIVE_ZONE and stat(s, cid, name) <= 0
 
 
 def has_room(s: State, player: int, zone: str) -> bool:
@@ -501,14 +508,17 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     if f.zone_of is not None:
         order = [p for p in order if p in _zone_owners(s, ctx, f.zone_of)]
     cards, kinds = s.cards, s.game.kind_sets
+    cards_only = bool(s.game.ruleset.incapacitated) and not (ctx.ability and ctx.ability[0] == "ruleset")
     out: list[int] = []
     for p in order:
-        if f.kind == "card" and f.pred is None and not f.other and not f.attrs:  # no test to run
+        if f.kind == "card" and f.pred is None and not f.other and not f.attrs and not cards_only:  # no test to run
             out += [cid for cid in s.players[p].zones.get(f.zone, ()) if "destroyed" not in cards[cid].flags]
             continue
         for cid in s.players[p].zones.get(f.zone, ()):
             if f.kind != "card" and f.kind not in kinds[cards[cid].name] or "destroyed" in cards[cid].flags:
                 continue  # a destroyed card staying on the field cannot be selected (SU-4.2)
+            if cards_only and incapacitated(s, cid):
+                continue  # nor an incapacitated one, but by the rules' own checks (SU-7.3)
             if _card_passes(s, ab, ctx, f, cid):
                 out.append(cid)
     return out
