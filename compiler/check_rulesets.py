@@ -77,10 +77,11 @@ class RulesetChecks:
                 if "deleted instead of graveyard" in traits and "deleted" not in self.sym.zones:
                     self.error("E103", f"kind '{kind.value}' is 'deleted instead of graveyard', and the ruleset "
                                        "declares no 'deleted' zone", rule)
-                if "works while attached" in traits and self.sym.ruleset is not None and not any(
-                        isinstance(r, n.ZoneDecl) and "attached" in r.flags for r in self.sym.ruleset.rules):
-                    self.error("E103", f"kind '{kind.value}' 'works while attached', and the ruleset declares no "
-                                       "zone for attached cards ('zone NAME attached')", rule)
+                for needs in ("works while attached", "inherited"):
+                    if needs in traits and self.sym.ruleset is not None and not any(
+                            isinstance(r, n.ZoneDecl) and "attached" in r.flags for r in self.sym.ruleset.rules):
+                        self.error("E103", f"kind '{kind.value}' '{needs}', and the ruleset declares no "
+                                           "zone for attached cards ('zone NAME attached')", rule)
                 for trait in traits:
                     if trait.startswith("counts as ") and trait[10:] not in self.sym.kinds:
                         self.error("E101", f"unknown card kind '{trait[10:]}' in '{trait}'{did_you_mean(trait[10:], self.sym.kinds)}", rule)

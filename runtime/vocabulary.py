@@ -298,7 +298,9 @@ STATUS_SETTINGS: dict[str, tuple[str, ...]] = {
 KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to graveyard after trigger", "responds",
                "enters with attack restriction", "driven", "overdrives", "set", "reduces costs",
                "works while set", "works while attached", "counts as KIND", "used at will", "used as a joker",
-               "deleted instead of graveyard", "targets enemies", "targets allies", "targets the next sword")
+               "deleted instead of graveyard", "targets enemies", "targets allies", "targets the next sword",
+               "inherited")
+# "inherited": a card the drive action lets a summoned card take from the hand, attached to it (runtime/inherit.py).
 # "used at will": a set card whose ability its controller may use or not when it triggers, paying the
 # card's cost then, and only with a card of the same matching attribute on the field (unless its own is
 # 'colourless').
