@@ -45,6 +45,7 @@ CARDS = {
     "Ruin Caller": rulings.RuinCaller,
     "Ruthless Charger": rulings.RuthlessCharger,
     "Seedcaller": successors.Seedcaller,
+    "Shifting Hex": rulings.ShiftingHex,
     "Siege Colossus": rulings.SiegeColossus,
     "Skittish Scout": rulings.SkittishScout,
     "Sprout Token": successors.SproutToken,
