@@ -4,7 +4,7 @@ says `inherited cards go into slots of the same genre.`, each inherited card is 
 genre when it is inherited, for good (`CardState.slot`); with no slot of its genre, none (SU-5.1). A summon by
 the `drive` action first lets its player add any number of such cards from the hand (SU-5.2).
 
-With `a successor may be summoned onto another successor.` the drive may go into a square of its own side
+With `a successor may be summoned onto another.` the drive may go into a square of its own side
 that holds one: an inherit-summon (SU-5.3). The new card may keep, as inherited cards, the one it replaces
 (which then counts as one of them, SU-5.7; a token has nothing to give, SU-13.3) and the cards that one
 inherited; the rest go to the graveyard, and what leaves the field loses its statuses (its counters, SU-5.8).
