@@ -220,7 +220,7 @@ def perform_square(s: State, player: int, code: int) -> None:
     if action == "move":
         grid.move(s, cid, code)
     elif inherit.inherited_kinds(s):
-        inherit.begin(s, player, cid, code)
+        inherit.begin(s, cid, code)
     else:
         _drive(s, player, cid, code)
 

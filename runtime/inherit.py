@@ -52,7 +52,7 @@ def slot_name(s: State, holder: int, k: int) -> str:
     return f"slot {k + 1} ({s.game.cards[s.cards[holder].name].slots[k]})"
 
 
-def begin(s: State, player: int, cid: int, at: int | None) -> None:
+def begin(s: State, cid: int, at: int | None) -> None:
     """Start the summon of a card: its inherited cards are asked for next (runtime/actions.py finishes it)."""
     s.tasks.append(["summon", cid, at, [], False, [], [], False])
 
