@@ -104,6 +104,12 @@ class CardParts:
     def repeated_effect(self, meta, c):
         return n.SpellEffect(_loc(meta), c[1], _int(c[0]))
 
+    def activated(self, meta, c):
+        return n.Activated(_loc(meta), "once" in c, _cond_of(c), c[-1])
+
+    def once_per_turn(self, meta, c):
+        return "once"
+
     def condition(self, meta, c):
         return ("condition", c[0])
 

@@ -88,7 +88,7 @@ def _setting(meta: Any, key: str, values: list) -> n.Setting:
     return n.Setting(_loc(meta), key, tuple(values))
 
 
-_ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect)
+_ABILITY = (n.Triggered, n.Timed, n.Static, n.SpellEffect, n.Activated)
 _OBJECT = (n.This, n.It, n.EventObject, n.Attacker, n.Blocker, n.Winner, n.Target, n.TargetPlayer, n.Each,
            n.Extreme, n.RandomOne, n.PlayerRef, n.BattleRef, n.FirstSword, n.SwordsOf)
 _COND = (n.Compare, n.AtBound, n.StatBound, n.Has, n.HasSelf, n.Lacks, n.Controls, n.SeatIs, n.InState, n.WonBattle,

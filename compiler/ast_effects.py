@@ -50,6 +50,9 @@ class EffectParts:
     def delete(self, meta, c):
         return n.Delete(_loc(meta), c[0])
 
+    def summon(self, meta, c):
+        return n.Summon(_loc(meta), c[0])
+
     def ready(self, meta, c):
         return n.Ready(_loc(meta), c[0])
 

@@ -83,6 +83,15 @@ class RulesetParts:
     def block_rests(self, meta, c):
         return _setting(meta, "block rests", [_name(x) for x in c])
 
+    def interruptible(self, meta, c):
+        return _setting(meta, "interruptible", [str(x.children[0]) for x in c])
+
+    def activated_respond(self, meta, c):
+        return _setting(meta, "activated respond", [])
+
+    def flash_time(self, meta, c):
+        return _setting(meta, "flash time", [_name(c[0]), _name(c[1])])
+
     def destroyed_stay(self, meta, c):
         return _setting(meta, "destroyed stay", [])
 

@@ -183,8 +183,12 @@ class CardChecks:
     # ------------------------------------------------------------ abilities and sentences
 
     def abilities(self, items: tuple[n.Ability, ...], scope: Scope) -> None:
+        for extra in [a for a in items if isinstance(a, n.Activated)][1:]:
+            self.error("E104", "a card has one 'activate' ability; found a second", extra)
         for a in items:
             inner = replace(scope)
+            if isinstance(a, n.Activated):
+                self.activated(a, scope)
             if isinstance(a, n.Triggered):
                 inner.event_about = self.trigger(a)
                 inner.amount = v.EVENT_PHRASES[a.event].has_amount
@@ -205,6 +209,16 @@ class CardChecks:
             if cond_ is not None:
                 self.cond(cond_, inner)
             self.body(a.body, inner)
+
+    def activated(self, a: n.Activated, scope: Scope) -> None:
+        """Refuse an activated ability where no player could use it: off a card, or with no 'activate' action."""
+        rs = self.sym.ruleset
+        actions = [i.name.value for r in (rs.rules if rs else ()) if isinstance(r, n.Actions) for i in r.items]
+        if scope.owner != "card":
+            self.error("E106", f"an 'activate' ability belongs on a card, not on a {scope.owner}", a)
+        elif rs is not None and "activate" not in actions:
+            self.error("E106", "these rules list no 'activate' action, so no player could use this "
+                               "ability; add 'activate' to the ruleset's 'actions:' line", a)
 
     def trigger(self, a: n.Triggered) -> str:
         """Check a trigger's subject and event; return what the event is about."""

@@ -36,7 +36,7 @@ def _effect_word_of(class_name: str) -> str:
              "CreateToken": "create", "Modify": "gets", "Restrict": "can't", "Grant": "has",
              "ReduceDamage": "damage to ... is reduced by", "Stage": "stage cards", "PerformRolled": "roll ... and perform",
              "NormalMove": "the actor may move", "MoveLines": "move ... lines",
-             "PlayStaged": "play staged", "AttackAll": "attacks", "SetResource": "set", "Delete": "delete",
+             "PlayStaged": "play staged", "AttackAll": "attacks", "SetResource": "set", "Delete": "delete", "Summon": "summon",
              "Ready": "ready", "Exhaust": "exhaust", "LevelChange": "level up", "LiftRestriction":
              "remove attack restriction", "TakeActions": "take actions", "BlockedBy": "can't be blocked by",
              "MustBlock": "must block if able", "DamageFloor": "can't be damaged by less than",

@@ -12,7 +12,7 @@ from compiler.symbols import Scope, Symbols, singular
 from runtime import vocabulary as v
 
 CARD_ONLY = ("Destroy", "Give", "PutStatus", "Remove", "RemoveDamage", "ReturnToHand", "MoveToEnd", "Modify",
-             "Restrict", "Grant", "ReduceDamage", "Delete", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
+             "Restrict", "Grant", "ReduceDamage", "Delete", "Summon", "Ready", "Exhaust", "LevelChange", "LiftRestriction",
              "BlockedBy", "MustBlock", "DamageFloor", "RemoveChanges", "GrantStatus", "DamageDealtBy",
              "RefuseChanges", "Pierce", "RangeShift", "DistanceAs", "CountsAs")
 STATIC_ONLY = (n.ReduceDamage, n.BlockedBy, n.MustBlock, n.DamageFloor, n.GrantStatus, n.DamageDealtBy,

@@ -156,6 +156,26 @@ class RulesetChecks:
             if not 1 <= count <= v.MAX_DICE or not 2 <= sides <= v.MAX_FACES:
                 self.error("E105", f"initiative: roll 1 to {v.MAX_DICE} dice of 2 to {v.MAX_FACES} faces", rule)
 
+    def _has(self, key: str) -> bool:
+        """Return whether the ruleset has a setting line of this key."""
+        rs = self.sym.ruleset
+        return rs is not None and any(isinstance(r, n.Setting) and r.key == key for r in rs.rules)
+
+    def flash_time(self, rule: n.Setting, names: list[n.Name]) -> None:
+        """Check 'once a K succeeds, only Ks can respond ...': one kind, twice, whose cards respond."""
+        kind, again = names[0].value, singular(names[1].value, self.sym.kinds)
+        if not self.known(names[0], "card kind", self.sym.kinds):
+            return
+        if again != kind:
+            self.error("E105", f"flash time names one kind twice ('once a {kind} succeeds, only {kind} can "
+                               f"respond'); found '{kind}' and '{names[1].value}'", names[1])
+        rs = self.sym.ruleset
+        traits = [t for r in (rs.rules if rs else ()) if isinstance(r, n.KindRule) and r.kind.value == kind
+                  for t in r.traits]
+        if "responds" not in traits:
+            self.error("E106", f"'{kind}' cards never respond, so flash time would have nothing to offer; "
+                               f"add 'responds' to 'kind {kind}: ...'", names[0])
+
     def kind_count(self, rule: n.Setting, kind: n.Name) -> None:
         """Check a kind that decks hold a number of: a kind that starts on the field, counted apart."""
         if not self.known(kind, "card kind", self.sym.kinds):
@@ -210,6 +230,12 @@ class RulesetChecks:
             self.known(names[0], "keyword", self.sym.keywords)
             for stat in names[1:]:
                 self.known(stat, "stat", self.sym.stats)
+        elif rule.key in ("activated respond", "flash time") and not self._has("interruptible"):
+            said = "activated abilities can respond" if rule.key == "activated respond" else "once a ... succeeds"
+            self.error("E103", f"'{said} ...' needs a line saying what can be interrupted ('summons, moves and "
+                               "destructions can be interrupted.')", rule)
+        elif rule.key == "flash time":
+            self.flash_time(rule, names)
         elif rule.key == "block rests" and names:
             self.known(names[0], "keyword", self.sym.keywords)
         elif rule.key == "slot match":

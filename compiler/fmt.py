@@ -342,6 +342,8 @@ def effect(e: n.Effect) -> str:
             return f"{obj(t)} can't receive state changes of influence {influence} or less"
         case n.SetResource(possessive=pos, resource=r, amount=a):
             return f"set {pos} {r.value} to {amount(a)}"
+        case n.Summon(target=t):
+            return f"summon {obj(t)}"
         case n.Delete(target=t):
             return f"delete {obj(t)}"
         case n.Ready(target=t):
@@ -514,6 +516,8 @@ class _Printer:
                 head, c = f"whenever {event}", None
             case n.Rider(condition=c):
                 head = "after each hit"
+            case n.Activated(once_per_turn=once, condition=c):
+                head = "activate once per turn" if once else "activate"
             case n.SpellEffect(repeat=repeat) if repeat != 1:
                 head, c = f"effect, {repeat} times", None
             case _:
@@ -607,6 +611,13 @@ def setting(s: n.Setting) -> str:
             return "blocking rests the blocker" + (f", unless it has {vals[0]}." if vals else ".")
         case "destroyed stay":
             return "a destroyed card stays where it is until all processing has finished."
+        case "interruptible":
+            words = [str(x) for x in vals]
+            return (", ".join(words[:-1]) + " and " if len(words) > 1 else "") + f"{words[-1]} can be interrupted."
+        case "activated respond":
+            return "activated abilities can respond."
+        case "flash time":
+            return f"once a {vals[0]} succeeds, only {vals[1]} can respond until every player passes."
         case "squares":
             return f"each line has {vals[0]} squares."
         case "stands behind":

@@ -59,7 +59,8 @@ from runtime.defs import (
 )
 from runtime.engine import Game
 
-ABILITY_KINDS = {n.Triggered: "triggered", n.Timed: "timed", n.Static: "static", n.SpellEffect: "effect"}
+ABILITY_KINDS = {n.Triggered: "triggered", n.Timed: "timed", n.Static: "static", n.SpellEffect: "effect",
+                 n.Activated: "activated"}
 
 # ---------------------------------------------------------------- effects
 
@@ -117,6 +118,8 @@ def effect_call(e: n.Effect, env: Env, rt: Walk) -> tuple[str, list]:
             return "set_resource", [players, value(a, env, rt), r.value]
         case n.Delete(target=t):
             return "delete", [objects(t, env, rt)]
+        case n.Summon(target=t):
+            return "summon", [objects(t, env, rt)]
         case n.Ready(target=t):
             return "ready", [objects(t, env, rt)]
         case n.Exhaust(target=t):
@@ -408,6 +411,8 @@ class Ability:
             any(isinstance(e, (n.DealDamage, n.ReduceDirectly)) for st in a.body for e in st.effects)
         self.statics: tuple[StaticEffect, ...] = ()
         self.steps: tuple = ()
+        self.once_per_turn = isinstance(a, n.Activated) and a.once_per_turn
+        self._price: Callable[[Any, Any, Any], bool] | None = None
         env = Env(symbols, dict(params))
         if isinstance(a, n.Static):
             self.statics = _statics(a, env)
@@ -419,6 +424,7 @@ class Ability:
                 self.has_condition = True
                 test(cond, env, None)
             self._body_env = env.fork()
+            self._price = _payable(a.body[0].effects, env.fork()) if _priced(a) else None
             count = body(a.body, env, None)
             # as lower.ability: several steps only where the body is cut (one step: `resolve`)
             self.steps = tuple(self._step(k) for k in range(count)) if count > 1 else ()
@@ -443,6 +449,10 @@ class Ability:
         cond = getattr(self.node, "condition", None)
         return True if cond is None else test(cond, self._condition_env.fork(), Run(self, s, ctx))
 
+    def payable(self, s: Any, ctx: Any) -> bool:
+        """Return whether an activated ability's cost can be paid now (lower.ability's `payable`)."""
+        return self._price is None or self._price(self, s, ctx)
+
     def resolve(self, s: Any, ctx: Any) -> None:
         """Carry out the ability's effects (its first step, when it has several)."""
         if not isinstance(self.node, n.Static):
@@ -455,6 +465,12 @@ class Ability:
             body(self.node.body, self._body_env.fork(), Run(self, s, ctx), k)
 
         return run
+
+
+def _priced(a: n.Ability) -> bool:
+    """Return whether an ability is activated with a cost sentence first (lower.ability's `payable`)."""
+    first = a.body[0]
+    return isinstance(a, n.Activated) and first.mode == "must_pay" and all(_is_cost(e) for e in first.effects)
 
 
 def _scope(subject: n.Subject, env: Env) -> Scope:
@@ -629,7 +645,7 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
                     "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests", "shared_power", "breakthrough", "incapacitated",
-                    "checks_deferred")
+                    "checks_deferred", "interruptible", "activated_respond", "flash_time")
 
 
 class Ruleset:

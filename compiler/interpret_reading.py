@@ -197,6 +197,9 @@ LINE_READERS: dict[str, Reader] = {
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
     "destroyed stay": lambda vals: {"destroyed_stay": True},
+    "interruptible": lambda vals: {"interruptible": tuple(str(x) for x in vals)},  # 'summons', 'moves', ...
+    "activated respond": lambda vals: {"activated_respond": True},
+    "flash time": lambda vals: {"flash_time": str(vals[0])},  # the kind that responds in flash time
     "shared power": lambda vals: {"shared_power": (str(vals[0]), vals[1])},  # (stat, step)
     "breakthrough": lambda vals: {"breakthrough": tuple(str(x) for x in vals)},  # (keyword, stat, total stat)
     "incapacitated": lambda vals: {"incapacitated": str(vals[0])},

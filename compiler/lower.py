@@ -29,7 +29,7 @@ from runtime import vocabulary as v
 
 # Names generated code may import from runtime.defs; a module imports those it uses.
 DEFS = ("CardDef", "EnchantmentDef", "Filter", "KeywordDef", "MaySpec", "PhaseDef", "RulesetDef", "Scope",
-        "SpellEffect", "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered")
+        "SpellEffect", "Static", "StaticEffect", "StatusDef", "TargetSpec", "Timed", "Triggered", "Activated")
 MODULES = (("fx", "from runtime import effects as fx"), ("turns", "from runtime import turns"),
            ("actions", "from runtime import actions"), ("choices", "from runtime import choices"))
 SELF_ARGS = "self, s, ctx"
@@ -78,6 +78,8 @@ def effect(e: n.Effect, env: Env) -> str:
             return f"fx.give(s, ctx, {obj(t, env)}, {name.value!r}, None)"
         case n.SetResource(possessive=pos, resource=r, amount=a):
             return f"fx.set_resource(s, ctx, {possessive_obj(pos)}, {expr(a, env)}, {r.value!r})"
+        case n.Summon(target=t):
+            return f"fx.summon(s, ctx, {obj(t, env)})"
         case n.Delete(target=t):
             return f"fx.delete(s, ctx, {obj(t, env)})"
         case n.Ready(target=t):
@@ -235,6 +237,7 @@ def _cost_sentence(sentence: n.Sentence, env: Env) -> list[str]:
     costs = "[" + ", ".join(f"({name!r}, {', '.join(args)})" for name, args in items) + "]"
     env.after_cost = True
     if sentence.mode == "must_pay":
+        env.first_costs = env.first_costs or costs
         return [f"ctx.paid = fx.pay(s, ctx, {costs})"]
     index = len(env.mays)
     payable = env.function("pay", SELF_ARGS, [f"return fx.can_pay(s, ctx, {costs})"])
@@ -332,6 +335,10 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
         fields.append(field_("scope", f"Scope('timed', {v.WHOSE[a.whose]!r})"))
         base = "Timed"
         name = class_name("At " + (a.phase.value + " phase" if a.phase else "turn start"), taken)
+    elif isinstance(a, n.Activated):
+        base, name = "Activated", class_name("Activated ability", taken)
+        if a.once_per_turn:
+            fields.append(field_("once_per_turn", "True"))
     else:
         base, name = "SpellEffect", class_name("Effect", taken)
     if env.symbols.stalemate and hurts(a.body):
@@ -344,6 +351,8 @@ def ability(a: n.Ability, env: Env, taken: set[str]) -> dict:
     parts = steps(a.body, env)
     names = ["resolve"] + [f"resolve_{k + 1}" for k in range(1, len(parts))]
     methods += [{"name": name, "args": SELF_ARGS, "lines": lines} for name, lines in zip(names, parts, strict=True)]
+    if isinstance(a, n.Activated) and a.body[0].mode == "must_pay" and env.first_costs:  # offered while payable
+        methods.append({"name": "payable", "args": SELF_ARGS, "lines": [f"return fx.can_pay(s, ctx, {env.first_costs})"]})
     if len(parts) > 1:
         late.append(field_("steps", "(" + ", ".join(names) + ")"))
     if env.choices:

@@ -50,6 +50,7 @@ class Env:
     choices: list[str] = field(default_factory=list)  # per choice slot: its filter constant
     it_chosen: bool = False  # 'it' means the last choice, not the last target
     lazy_step: int = -1  # a Pattern B sentence's targets are chosen when this step is reached
+    first_costs: str = ""  # the costs of the first 'as a cost,' sentence (an activated ability's price)
 
     def constant(self, code: str) -> str:
         """Return the name of a class constant holding code, reusing an equal one."""

@@ -676,6 +676,13 @@ class SetResource(Node):
 
 
 @dataclass(frozen=True)
+class Summon(Node):
+    """'summon it': an ability's summon of a card from outside the field (Successor SU-5.5)."""
+
+    target: Object
+
+
+@dataclass(frozen=True)
 class Delete(Node):
     target: Object
 
@@ -915,7 +922,7 @@ BATTLE_EFFECTS = (Hit, Recover, SetValue, ResetStat, RaiseTurn, SetUsed, Reverse
 Effect = Union[
     DealDamage, Destroy, Draw, Gain, Lose, Pay, Give, PutStatus, Remove, RemoveDamage,
     ReturnToHand, MoveToEnd, CreateToken, Discard, Modify, Restrict, Grant, ReduceDamage, Stage,
-    PlayStaged, AttackAll, SetResource, Delete, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
+    PlayStaged, AttackAll, SetResource, Delete, Summon, Ready, Exhaust, LevelChange, LiftRestriction, TakeActions,
     BlockedBy, MustBlock, DamageFloor, AnnounceTurn, DealJokers, Hit, Recover, SetValue, ResetStat, RaiseTurn,
     ReduceDirectly, PerformRolled, NormalMove, MoveLines, SetUsed, ReverseSwords, MoveSword, AddSword, ChangeSword, Build, SkipAction, BuildFails, Redirect, SetDamage,
     RemoveClass, Choose, Reveal, PutInto, Shuffle, RemoveChanges, GrantStatus, DamageDealtBy, RefuseChanges, Place, Pierce, RangeShift, DistanceAs, CountsAs,
@@ -984,7 +991,16 @@ class SpellEffect(Node):
     repeat: int = 1  # 'effect, 10 times:' (automatic battles)
 
 
-Ability = Union[Triggered, Timed, Static, SpellEffect]
+@dataclass(frozen=True)
+class Activated(Node):
+    """'activate [once per turn] [if cond]: body': used at will by its card's controller."""
+
+    once_per_turn: bool
+    condition: Cond | None
+    body: tuple[Sentence, ...]
+
+
+Ability = Union[Triggered, Timed, Static, SpellEffect, Activated]
 
 # ---------------------------------------------------------------- cards, keywords, statuses
 

@@ -24,7 +24,6 @@ class Planned:
 
 
 PLANNED = (
-    Planned(r"\bactivate\b(?!\s+abilit)", "activated abilities ('activate ...:') are", "2.4.1", True),
     Planned(r"\binstead\s+when\b|\bwould\s+(?:take|be|deal|leave)\b|\bproceed\s+with\b",
             "replacement effects ('instead when ... would ...') are", "2.6.1", True),
     Planned(r"\bchosen\s+face\s+down\b", "blind selection ('chosen face down') is", "2.8.9"),

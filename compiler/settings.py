@@ -143,6 +143,12 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["block_rests"] = str(vals[0]) if vals else ""
         case "destroyed stay":
             out["destroyed_stay"] = True
+        case "interruptible":
+            out["interruptible"] = tuple(str(x) for x in vals)
+        case "activated respond":
+            out["activated_respond"] = True
+        case "flash time":
+            out["flash_time"] = str(vals[0])
         case "squares":
             out["squares"] = vals[0]
         case "stands behind":

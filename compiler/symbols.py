@@ -85,6 +85,8 @@ def singular(word: str, kinds: tuple[str, ...]) -> str:
         return word
     if word.endswith("s") and word[:-1] in known:
         return word[:-1]
+    if word.endswith("es") and word[:-2] in known:  # 'flashes'
+        return word[:-2]
     if word.endswith("men") and word[:-3] + "man" in known:  # 'swordsmen'
         return word[:-3] + "man"
     return word

@@ -8,8 +8,8 @@ underneath. Costs of driven and overdriven cards are lowered by at most one set 
 
 from __future__ import annotations
 
+from runtime import activate, grid, inherit, summons
 from runtime import effects as fx
-from runtime import grid, inherit
 from runtime import query as q
 from runtime.ending import rules_ctx
 from runtime.state import Ctx, State
@@ -95,7 +95,7 @@ def _drivable(s: State, player: int) -> list[int]:
     room = _room(s, player, q.ACTIVE_ZONE)
     return [c for c in s.players[player].zones["hand"]
             if "driven" in _traits(s, c) and _payable(s, player, cost(s, player, c))
-            and (room or (grid.on_grid(s) and _summon_squares(s, player, c)))]
+            and (room or (grid.on_grid(s) and summons.squares(s, player, q.kind(s, c))))]
 
 
 def _overdrivable(s: State, player: int) -> list[int]:
@@ -183,7 +183,8 @@ def deal_jokers(s: State) -> None:
 
 
 OPTIONS = {"drive": _drivable, "overdrive": _overdrivable, "set": _settable, "attack": _attackers,
-           "withdraw": _withdrawable, "override": _overridable, "discard": _discardable, "move": _movers}
+           "withdraw": _withdrawable, "override": _overridable, "discard": _discardable, "move": _movers,
+           "activate": activate.usable_cards}
 
 
 # ---------------------------------------------------------------- carrying out an action
@@ -199,41 +200,45 @@ def perform(s: State, player: int, action: str, cid: int) -> None:
         s.ask(["act_onto", action, cid], player, "onto", options)
         return
     if action == "move" or (action == "drive" and grid.on_grid(s)):  # which square: then carried out
-        squares = grid.destinations(s, cid) if action == "move" else _summon_squares(s, player, cid)
+        squares = grid.destinations(s, cid) if action == "move" else summons.squares(s, player, q.kind(s, cid))
         s.ask(["act_square", action, cid], player, "square", squares)
         return
     DO[action](s, player, cid)
 
 
-def _summon_squares(s: State, player: int, cid: int) -> list[int]:
-    """Return the squares a card may be driven into: empty ones, and those holding a card it may be summoned
-    onto (an inherit-summon, SU-5.3)."""
-    onto = s.game.ruleset.summon_onto
-    taken = [] if q.kind(s, cid) not in onto else [
-        grid.code_of(s, c) for c in s.players[player].zones[q.ACTIVE_ZONE] if q.kind(s, c) == q.kind(s, cid)]
-    return sorted(grid.empty_squares(s, player) + taken)
-
-
 def perform_square(s: State, player: int, code: int) -> None:
-    """Finish a drive or a move on a grid with the square chosen."""
+    """Finish a drive, a move or an ability's summon on a grid with the square chosen."""
     _, action, cid = s.tasks.pop()
     if action == "move":
-        grid.move(s, cid, code)
+        _move(s, cid, code)
+    elif action == "summon":
+        summons.by_ability(s, player, cid, code)
     elif inherit.inherited_kinds(s):
-        inherit.begin(s, cid, code)
+        paid = _pay(s, player, cid)
+        s.say(f"P{player + 1} drives {q.describe(s, cid)} into {grid.name(s, code)}, paying {paid}")
+        summons.begin(s, cid, code)
     else:
         _drive(s, player, cid, code)
 
 
-def _summon_task(s: State, task: list) -> None:
-    """A drive with inherited cards (runtime/inherit.py): ask what it inherits, then carry it out."""
-    if not inherit.ask_next(s, task):
-        _, cid, at, chosen, _, slots, kept, _ = task
-        player = s.cards[cid].controller
-        old = inherit.replaced(s, player, at)
-        if old is not None:
-            inherit.replace(s, cid, old, kept)
-        _drive(s, player, cid, at, [(m, k) for m, k in slots if m in chosen + kept])
+def _move(s: State, cid: int, code: int) -> None:
+    """Move a card; where moves can be interrupted, declare it and let the window pass first: the move is made
+    whatever happens in it (SU-10.4)."""
+    if "moves" not in s.game.ruleset.interruptible:
+        grid.move(s, cid, code)
+        return
+    s.say(f"{q.describe(s, cid)} is moving to {grid.name(s, code)}")
+    s.tasks.append(["moving", cid, code])
+    fx.interrupt(s, cid, "moves")
+
+
+def _moving_task(s: State, task: list) -> None:
+    """Make a declared move once its window has closed, unless the card has left the field."""
+    _, cid, code = task
+    if s.cards[cid].zone != q.ACTIVE_ZONE:
+        s.say(f"{q.describe(s, cid)} has left the field; its move is not made")
+        return
+    grid.move(s, cid, code)
 
 
 def end_actions(s: State, player: int) -> None:
@@ -329,7 +334,8 @@ def _use_joker(s: State, player: int, cid: int) -> None:
         cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]))
 
 
-DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard}
+DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard,
+      "activate": activate.use}
 
 TASKS = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None,
-         "summon": _summon_task}
+         "moving": _moving_task}

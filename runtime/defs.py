@@ -146,6 +146,7 @@ class Ability:
     # them (docs/language.md 2.2.1); empty: one step, `resolve`.
     steps: ClassVar[tuple[Callable[[Any, Any, Any], None], ...]] = ()
     choice_filters: ClassVar[tuple[Filter, ...]] = ()  # per choice slot: what may be chosen while it resolves
+    once_per_turn: ClassVar[bool] = False  # an activated ability used at most once a turn
 
     def condition(self, s: Any, ctx: Any) -> bool:
         """Return whether the ability's 'if' condition holds (abilities without one: True)."""
@@ -153,6 +154,10 @@ class Ability:
 
     def resolve(self, s: Any, ctx: Any) -> None:
         """Carry out the ability's effects."""
+
+    def payable(self, s: Any, ctx: Any) -> bool:
+        """Return whether the cost its first sentence pays can be paid now (no cost: True)."""
+        return True
 
 
 class Triggered(Ability):
@@ -169,6 +174,10 @@ class Static(Ability):
 
 class SpellEffect(Ability):
     kind = "effect"
+
+
+class Activated(Ability):
+    kind = "activated"
 
 
 class CardDef:
@@ -323,6 +332,11 @@ class RulesetDef:
     shared_power: ClassVar[tuple | None] = None  # (stat, step): the attacker's stat shared among its blockers
     breakthrough: ClassVar[tuple | None] = None  # (keyword, stat, total stat): the excess may go to the defender
     block_rests: ClassVar[str | None] = None  # 'blocking rests the blocker[, unless it has K].': K or ''; None: no
+    # Procedures that pause for an interruption window ('summon', 'move', 'destroy'; runtime/windows.py), whether
+    # activated abilities respond in them, and the kind whose first success opens flash time ('' none).
+    interruptible: ClassVar[tuple[str, ...]] = ()
+    activated_respond: ClassVar[bool] = False
+    flash_time: ClassVar[str] = ""
     destroyed_stay: ClassVar[bool] = False  # a destroyed card stays, unselectable, until all processing finished
     squares: ClassVar[int] = 0  # 'each line has 3 squares.': the field is a grid (runtime/grid.py); 0: no grid
     stands_behind: ClassVar[tuple[str, ...]] = ()  # 'every ruler stands behind the middle square.': those kinds

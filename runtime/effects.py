@@ -202,8 +202,24 @@ def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
         if s.game.ruleset.destroyed_stay:
             s.cards[cid].flags["destroyed"] = None  # SU-4.1: still in its zone at its [when destroyed]
             s.touch()
+            interrupt(s, cid, "destructions")
         else:
             move(s, cid, "graveyard")
+
+
+WAITING = ("window", "summoned", "moving")  # tasks of an interruption under way (runtime/windows.py)
+
+
+def interrupt(s: State, cid: int, procedure: str) -> None:
+    """Open an interruption window over a card's procedure ('summons', 'moves', 'destructions') where the
+    ruleset lets it be interrupted (runtime/windows.py); it opens with the opponent of the card's controller."""
+    if procedure in s.game.ruleset.interruptible:
+        s.tasks.append(["window", (s.cards[cid].controller + 1) % len(s.players), 0, "open"])
+
+
+def interrupted(s: State) -> bool:
+    """Return whether an interruption is under way: all processing has not finished while it is."""
+    return bool(s.game.ruleset.interruptible) and any(t[0] in WAITING for t in s.tasks)
 
 
 def leave_destroyed(s: State) -> None:
@@ -285,6 +301,14 @@ def rebuild_deck(s: State, player: int) -> None:
     s.say(f"P{player + 1}'s deck is short: a new deck of {len(p.zones['deck'])} cards is built")
 
 
+def summon(s: State, ctx: Ctx, objs: list[int]) -> None:
+    """Summon cards from outside the field by an ability: each is summoned next, into a square its controller
+    chooses (runtime/actions.py: SU-5.5, an inherit-summon maybe, never with cards from the hand)."""
+    for cid in objs:
+        if not q.is_player(cid) and s.cards[cid].zone != q.ACTIVE_ZONE:
+            s.tasks.append(["summon_square", cid, s.cards[cid].owner])
+
+
 def delete(s: State, ctx: Ctx, objs: list[int]) -> None:
     """Move cards to their owner's deleted zone, out of reach of effects that look at the graveyard."""
     for cid in objs:
@@ -321,6 +345,9 @@ def bounded(s: _Says, amount: int, high: int = MAX_VALUE) -> int:
 def create_token(s: State, ctx: Ctx, objs: list[int], amount: int, name: str) -> None:
     """Each player creates `amount` tokens on its field, at most MAX_AT_ONCE."""
     amount = bounded(s, amount, MAX_AT_ONCE)
+    if grid.on_grid(s) and s.game.cards[name].kind in s.game.ruleset.summon_onto:  # SU-13.4: any square of its side
+        s.tasks += [["summon_square", name, ~x] for x in reversed(objs) for _ in range(amount)]
+        return
     for x in objs:
         for _ in range(amount):
             if not q.has_room(s, ~x, q.ACTIVE_ZONE):
@@ -724,7 +751,7 @@ PRIMITIVES: dict[str, Any] = {
     "remove_damage": remove_damage,
     "return_to_hand": return_to_hand, "move_to_end": move_to_end, "create_token": create_token,
     "discard": discard, "modify": modify, "restrict": restrict, "set_resource": set_resource,
-    "delete": delete, "ready": ready, "exhaust": exhaust, "lift_restriction": lift_restriction,
+    "delete": delete, "summon": summon, "ready": ready, "exhaust": exhaust, "lift_restriction": lift_restriction,
     "level_change": level_change,
 }
 

@@ -12,7 +12,19 @@ import copy
 import random
 from typing import Any
 
-from runtime import actions, actors, choices, grid, inherit, jokers, positions, resolve, turns
+from runtime import (
+    actions,
+    actors,
+    choices,
+    grid,
+    inherit,
+    jokers,
+    positions,
+    resolve,
+    summons,
+    turns,
+    windows,
+)
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
@@ -159,15 +171,16 @@ class Game:
         s.cards[cid].holder = holder
         return cid
 
-    def add_card(self, s: State, name: str, player: int, zone: str) -> int:
-        """Put a new card into a player's zone (right end); return its id."""
+    def add_card(self, s: State, name: str, player: int, zone: str, at: int | None = None) -> int:
+        """Put a new card into a player's zone (right end; on a grid's field, into the square `at` or the first
+        empty one); return its id."""
         if name not in self.cards:
             raise ValueError(f"unknown card '{name}'")
         cid = len(s.cards)
         s.cards.append(CardState(cid, name, player, player, zone, since=s.tick()))
         s.players[player].zones[zone].append(cid)
         if zone == "field" and grid.on_grid(s):
-            grid.arrive(s, cid, None)
+            grid.arrive(s, cid, at)
         s.touch()
         return cid
 
@@ -280,7 +293,9 @@ def apply_action(s: State, action: Action) -> None:
     kind, x = action
     s.decision = None
     s.actions_taken += 1
-    if kind == "stage":
+    if d["kind"] == "interrupt":
+        windows.answer(s, d["player"], kind, x)
+    elif kind == "stage":
         turns.stage_card(s, d["player"], x)
     elif kind == "respond":
         turns.play_response(s, d["player"], x, d["item"])
@@ -347,4 +362,4 @@ def returns(s: State) -> list[int]:
     return list(s.result) if s.result is not None else [0] * len(s.players)
 
 
-TASKS = turns.TASKS | actions.TASKS | choices.TASKS
+TASKS = turns.TASKS | actions.TASKS | choices.TASKS | windows.TASKS | summons.TASKS

@@ -40,9 +40,12 @@ def code_of(s: State, cid: int) -> int:
 
 
 def occupant(s: State, player: int, code: int) -> int | None:
-    """Return the card standing in a square of a player's side, or None for an empty square."""
-    return next((cid for cid in s.players[player].zones[q.ACTIVE_ZONE]
-                 if not stands_behind(s, cid) and code_of(s, cid) == code), None)
+    """Return the card standing in a square of a player's side, or None for an empty square. A card being
+    summoned onto another does not stand there yet; a destroyed one waiting to leave gives way to a card
+    summoned normally into its square (SU-5.6)."""
+    here = [cid for cid in s.players[player].zones[q.ACTIVE_ZONE] if not stands_behind(s, cid)
+            and code_of(s, cid) == code and "summoning" not in s.cards[cid].flags]
+    return min(here, key=lambda cid: "destroyed" in s.cards[cid].flags, default=None)
 
 
 def empty_squares(s: State, player: int, arriving: int = -1) -> list[int]:

@@ -10,9 +10,10 @@ that holds one: an inherit-summon (SU-5.3). The new card may keep, as inherited 
 inherited; the rest go to the graveyard, and what leaves the field loses its statuses (its counters, SU-5.8).
 Both ways combine (SU-5.4).
 
-The summon is a task (["summon", card, square, chosen, done, slots, kept, kept_done]) that asks one
-decision at a time: the next hand card to inherit or `done`, then the next card of the replaced one to
-inherit (keep) or `done`, then a slot for each card it inherits that has a choice of two or more.
+The summon is a task (["summon", card, square, chosen, done, slots, kept, kept_done]: runtime/summons.py) that
+asks one decision at a time: the next hand card to inherit or `done` (an ability's summon takes none, SU-5.5),
+then the next card of the replaced one to inherit (keep) or `done`, then a slot for each card it inherits that
+has a choice of two or more.
 """
 
 from __future__ import annotations
@@ -50,11 +51,6 @@ def slots_for(s: State, holder: int, cid: int) -> list[int]:
 def slot_name(s: State, holder: int, k: int) -> str:
     """Return how the log names a slot: 'slot 2 (fire)'."""
     return f"slot {k + 1} ({s.game.cards[s.cards[holder].name].slots[k]})"
-
-
-def begin(s: State, cid: int, at: int | None) -> None:
-    """Start the summon of a card: its inherited cards are asked for next (runtime/actions.py finishes it)."""
-    s.tasks.append(["summon", cid, at, [], False, [], [], False])
 
 
 def replaced(s: State, player: int, at: int | None) -> int | None:

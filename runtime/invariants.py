@@ -177,7 +177,8 @@ def lines(s: State) -> list[str]:
 def _grid_problems(s: State, p: int) -> list[str]:
     """Return what is wrong with one player's side of a grid (runtime/grid.py)."""
     rs, field = s.game.ruleset, s.players[p].zones.get("field", [])
-    squares = [(s.cards[c].line, s.cards[c].square) for c in field if q.kind(s, c) not in rs.stands_behind]
+    squares = [(s.cards[c].line, s.cards[c].square) for c in field if q.kind(s, c) not in rs.stands_behind
+               and not {"summoning", "destroyed"} & set(s.cards[c].flags)]  # (runtime/grid.occupant)
     out = [f"P{p + 1} has two cards in line {line} square {sq}" for line, sq in sorted(set(squares))
            if squares.count((line, sq)) > 1]
     out += [f"P{p + 1} has a card outside the grid (line {line}, square {sq})" for line, sq in squares

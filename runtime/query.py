@@ -164,9 +164,9 @@ def changeable(s: State, cid: int) -> bool:
 
 def incapacitated(s: State, cid: int) -> bool:
     """Return whether a card on the field is at 0 or less of the stat the ruleset's incapacity line names (Successor
-    SU-7.3: stamina 0, until the destroy step destroys it)."""
-    name = s.game.ruleset.incapacitated
-    return bool(name) and s.cards[cid].zone == ACTIVE_ZONE and stat(s, cid, name) <= 0
+    SU-7.3: stamina 0, until the destroy step destroys it); a card without that stat (a ruler) never is."""
+    name, c = s.game.ruleset.incapacitated, s.cards[cid]
+    return bool(name) and c.zone == ACTIVE_ZONE and name in s.game.cards[c.name].stats and stat(s, cid, name) <= 0
 
 
 def has_room(s: State, player: int, zone: str) -> bool:

@@ -239,7 +239,19 @@ def resolve_task(s: State, task: list) -> None:
     if ab.hurts:  # the anti-stalemate rule: targets past the range, and by how much (positions.shortfall)
         ctx.far = [[x, k] for slot in ctx.targets for x, _ in slot if not q.is_player(x)
                    and (k := positions.shortfall(s, ab, ctx, x) or 0) > 0]
+    if s.game.ruleset.flash_time and q.kind(s, ctx.source) == s.game.ruleset.flash_time:
+        s.tasks.append(["flash_time"])  # once it has resolved (its steps come first)
     _resolve(s, ab, ctx)
+
+
+def flash_time_task(s: State, task: list) -> None:
+    """A flash has resolved with its target there: flash time, in which every window under way offers only
+    flashes (runtime/windows.py)."""
+    windows = [t for t in s.tasks if t[0] == "window"]
+    if windows and any(t[3] != "flash" for t in windows):
+        s.say("flash time begins")
+    for t in windows:
+        t[3] = "flash"
 
 
 def responses(s: State, player: int) -> list[int]:
@@ -266,8 +278,9 @@ def _window(s: State, task: list, ctx: Ctx) -> bool:
     The window opens with the opponent of the item's controller. A player with nothing to play
     passes without being asked; after a response, every player must pass again.
     """
-    if not any("responds" in traits for traits in s.game.ruleset.kind_traits.values()):
-        return True
+    rs = s.game.ruleset
+    if rs.interruptible or not any("responds" in traits for traits in rs.kind_traits.values()):
+        return True  # responses only in the windows of interruptible procedures (runtime/windows.py)
     n = len(s.players)
     if not ctx.window:
         ctx.window = [(ctx.controller + 1) % n, 0]

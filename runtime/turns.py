@@ -215,14 +215,16 @@ def _play(s: State, task: list) -> None:
         cast(s, cid, ctx if effect is not None else None)
 
 
-def cast(s: State, cid: int, ctx: Ctx | None) -> None:
-    """Put a played card's effect on the stack: targets now, then 'played' triggers, then it resolves."""
+def cast(s: State, cid: int, ctx: Ctx | None, round_: list | None = None) -> None:
+    """Put a played card's effect on the stack: targets now, then 'played' triggers, then (a response in an
+    interruption window) a round of answers to it, then it resolves."""
     if ctx is None:
         s.tasks += [["spell_done", cid], ["emit", "played", cid]]
         return
     ctx.item, ctx.stamp = s.next_id(), s.tick()
     s.stack.append(ctx)
-    s.tasks += [["spell_done", cid], ["resolve", ctx.item], ["emit", "played", cid], ["targets", ctx.item]]
+    s.tasks += [["spell_done", cid], ["resolve", ctx.item], *([round_] if round_ else []), ["emit", "played", cid],
+                ["targets", ctx.item]]
 
 
 def play_response(s: State, player: int, cid: int, item: int) -> None:
@@ -244,9 +246,15 @@ def enter_field(s: State, cid: int, traits: tuple[str, ...], at: int | None = No
     face_down = s.cards[cid].face_down
     fx.move(s, cid, "field", at=at)
     s.cards[cid].face_down = face_down
+    entered(s, cid, traits)
+
+
+def entered(s: State, cid: int, traits: tuple[str, ...]) -> None:
+    """Announce a card that has come onto the field: its attack restriction, 'is summoned' (or 'is placed')
+    and 'enters the field'."""
     if "enters with attack restriction" in traits:
         s.cards[cid].flags["restricted"] = None
-    player = s.cards[cid].controller
+    player, face_down = s.cards[cid].controller, s.cards[cid].face_down
     if not face_down:
         emit(s, "summoned" if "summoned" in traits else "placed", card=cid, player=player)
     emit(s, "entered", card=cid, player=player)
@@ -478,18 +486,22 @@ def _battle_over(s: State, task: list) -> None:
 # ---------------------------------------------------------------- checks and the end
 
 
+def _settled(s: State) -> bool:
+    """Return whether all processing has finished: nothing on the stack, pending, resolving or interrupted."""
+    return not (s.stack or s.pending or s.resolving or fx.interrupted(s))
+
+
 def check_state(s: State) -> None:
     """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost."""
     rs = s.game.ruleset
     ctx = rules_ctx(s)
-    settled = not (s.stack or s.pending or s.resolving)  # all processing has finished
-    for check in rs.checks if settled or not rs.checks_deferred else ():
+    for check in rs.checks if _settled(s) or not rs.checks_deferred else ():
         check(rs, s, ctx)
     if rs.unmet_face_down:
         actors.turn_unmet_face_down(s)
     if rs.collapse:
         positions.collapse(s)
-    if rs.destroyed_stay and not (s.stack or s.pending or s.resolving):  # what the checks set off comes first
+    if rs.destroyed_stay and _settled(s):  # what the checks set off comes first
         fx.leave_destroyed(s)
     check_losers(s)
 

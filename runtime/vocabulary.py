@@ -129,6 +129,7 @@ EFFECTS: dict[str, EffectSpec] = {
     "AttackAll": EffectSpec("attack_all", procedure=True),
     "SetResource": EffectSpec("set_resource"),
     "Delete": EffectSpec("delete"),
+    "Summon": EffectSpec("summon"),
     "Ready": EffectSpec("ready"),
     "Exhaust": EffectSpec("exhaust"),
     "LevelChange": EffectSpec("level_change"),
@@ -206,6 +207,7 @@ ACTIONS: dict[str, str] = {
     "override": "put a hand card on another of the same name: that one goes up a level; then draw 1",
     "discard": "move a card from the hand to the graveyard",
     "move": "move a ready card you control to a next square of a grid, swapping with a card there; once a turn",
+    "activate": "use the activated ability of a card you control ('activate:', docs/language.md 2.4.1)",
     "joker": "use a card 'used as a joker' from the zone named by 'from', paying its cost (at most once a "
              "turn from a zone other than the hand)",
 }

@@ -293,7 +293,8 @@ def test_examples_match_the_status_of_their_section():
 
 RUNTIME_MODULES = {"fx": "effects", "turns": "turns", "resolve": "resolve", "triggers": "triggers", "q": "query", "elements": "elements", "shared": "shared", "simultaneous": "simultaneous", "positions": "positions",
                    "actions": "actions", "ending": "ending", "defs": "defs", "view": "view", "engine": "engine",
-                   "jokers": "jokers"}
+                   "jokers": "jokers", "windows": "windows", "activate": "activate", "summons": "summons",
+                   "grid": "grid", "inherit": "inherit"}
 RUNTIME_CLASSES = {"RulesetDef": "defs", "CardDef": "defs", "Game": "engine", "State": "state"}
 
 
