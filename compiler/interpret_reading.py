@@ -197,6 +197,8 @@ LINE_READERS: dict[str, Reader] = {
     "stat floor": _one("stat_floor"),  # 'stats never go below N.'
     "squares": _one("squares"),
     "destroyed stay": lambda vals: {"destroyed_stay": True},
+    "whole choice": lambda vals: {"whole_choice": True},  # 'a choice that cannot meet its count chooses nothing.'
+    "search may end": lambda vals: {"search_may_end": True},  # 'a search that finds nothing may end the effect.'
     "shared power": lambda vals: {"shared_power": (str(vals[0]), vals[1])},  # (stat, step)
     "breakthrough": lambda vals: {"breakthrough": tuple(str(x) for x in vals)},  # (keyword, stat, total stat)
     "incapacitated": lambda vals: {"incapacitated": str(vals[0])},

@@ -143,6 +143,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["block_rests"] = str(vals[0]) if vals else ""
         case "destroyed stay":
             out["destroyed_stay"] = True
+        case "whole choice":
+            out["whole_choice"] = True
+        case "search may end":
+            out["search_may_end"] = True
         case "squares":
             out["squares"] = vals[0]
         case "stands behind":
