@@ -312,9 +312,20 @@ class EffectParts:
         possessive = next((x for x in before if x != "other"), None)
         control = next((x for x in after if isinstance(x, str)), None)
         zone = next((x for x in after if isinstance(x, n.ZoneRef)), None)
-        withs = tuple(x for x in after if not isinstance(x, (str, n.ZoneRef)))
+        places = next((x for x in after if isinstance(x, n.Places)), None)
+        withs = tuple(x for x in after if not isinstance(x, (str, n.ZoneRef, n.Places)))
         return n.Filter(_loc(meta), _name(names[-1]), control, zone, withs, possessive, "other" in before,
-                        tuple(_name(t) for t in names[:-1]))
+                        tuple(_name(t) for t in names[:-1]), places)
+
+    def places_each(self, meta, c):
+        return n.Places(_loc(meta), True, tuple(c))
+
+    def places_total(self, meta, c):
+        return n.Places(_loc(meta), False, tuple(c))
+
+    def choice_place(self, meta, c):
+        end = c[0] if len(c) == 3 else ""
+        return n.ChoicePlace(_loc(meta), end, c[-2], _name(c[-1]))
 
     def zone(self, meta, c):
         return n.ZoneRef(_loc(meta), c[0], _name(c[1]))

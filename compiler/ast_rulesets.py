@@ -95,6 +95,12 @@ class RulesetParts:
     def destroyed_stay(self, meta, c):
         return _setting(meta, "destroyed stay", [])
 
+    def whole_choice(self, meta, c):
+        return _setting(meta, "whole choice", [])
+
+    def search_may_end(self, meta, c):
+        return _setting(meta, "search may end", [])
+
     def squares(self, meta, c):
         return _setting(meta, "squares", [_int(c[0])])
 

@@ -82,6 +82,9 @@ class EffectChecks:
         match e:
             case n.Choose(count=count) if count < 1:
                 self.error("E105", f"choose at least 1, found {count}", e)
+            case n.Choose(searched=True, filter=n.Filter(places=n.Places() as places)):
+                self.error("E106", "a search looks through the one zone it names; to take from several places "
+                                   "say 'choose ...'", places)
             case n.Choose(player=player) if player is not None and not isinstance(player, n.PlayerRef):
                 self.error("E105", "who chooses: say 'you', 'the opponent', 'each player' or another player "
                                    "word", player)

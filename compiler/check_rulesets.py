@@ -14,7 +14,8 @@ from runtime import vocabulary as v
 REQUIRED_ZONES = ("deck", "hand", "field", "graveyard")
 REPEATABLE_SETTINGS = ("ban", "option", "resource", "kind count", "stands behind", "summon onto")  # each line adds one more
 SETTING_WORDS = {"automatic": "battles are automatic", "launch turn": "swords launch at turn",
-                 "judge first": "judges count ... first"}  # a setting's key as the designer wrote it
+                 "judge first": "judges count ... first", "whole choice": "a choice that cannot meet its count chooses nothing",
+                 "search may end": "a search that finds nothing may end the effect"}  # a setting's key as the designer wrote it
 # Which battle words (compiler/check_terms.py BATTLE_WORDS) each part of a ruleset's 'battle { ... }'
 # can mean (runtime/turns.py: 'blocked' runs before the winner is known).
 BATTLE_PARTS = {"blocked": ("attacker", "blocker", "defender"), "unblocked": ("attacker", "defender")}

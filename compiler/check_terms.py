@@ -189,9 +189,23 @@ class TermChecks:
         if f.zone is not None:
             self.known(f.zone.zone, "zone", self.sym.zones)
             self.possessive(f.zone.possessive, f.zone, scope)
+        if f.places is not None:
+            self.places(f.places, scope)
         inner = replace(scope, candidate="player" if kind == "player" else "card")
         for w in f.withs:
             self.cond(w, inner)
+
+    def places(self, places: n.Places, scope: Scope) -> None:
+        """Check the places of a choice ('from each of (...)', 'in total from (...)'): only 'choose' takes
+        from them; each zone exists, and only an ordered zone has a top and a bottom."""
+        if not scope.their:
+            self.error("E106", f"'{'from each of' if places.each else 'in total from'} (...)' says where a "
+                               "'choose' takes from; here say 'in <zone>'", places)
+        for p in places.items:
+            self.possessive(p.possessive, p, scope)
+            if self.known(p.zone, "zone", self.sym.zones) and p.end and p.zone.value not in self.sym.ordered_zones:
+                self.error("E105", f"'the {p.end} of {p.possessive} {p.zone.value}': only an ordered zone has a "
+                                   f"top and a bottom; say '{p.possessive} {p.zone.value}'", p)
 
     def filter_words(self, f: n.Filter, scope: Scope) -> None:
         """Check what a filter says before its kind: 'your'/'the opponent's', 'other', attribute values."""

@@ -169,8 +169,17 @@ def filter_(f: n.Filter) -> str:
         out.append(f.control)
     if f.zone is not None:
         out.append(f"in {f.zone.possessive} {f.zone.zone.value}")
+    if f.places is not None:
+        out.append(_places(f.places))
     out += [cond(w) if isinstance(w, n.InFrontOf) else f"with {cond(w)}" for w in f.withs]
     return " ".join(out)
+
+
+def _places(places: n.Places) -> str:
+    """Return 'from each of (the top of your deck, your hand)' or 'in total from (...)'."""
+    items = ", ".join(f"the {p.end} of {p.possessive} {p.zone.value}" if p.end else f"{p.possessive} {p.zone.value}"
+                      for p in places.items)
+    return f"{'from each of' if places.each else 'in total from'} ({items})"
 
 
 def _plural(o: n.Object) -> bool:
@@ -618,6 +627,10 @@ def setting(s: n.Setting) -> str:
             return "activated abilities can respond."
         case "flash time":
             return f"once a {vals[0]} succeeds, only {vals[1]} can respond until every player passes."
+        case "whole choice":
+            return "a choice that cannot meet its count chooses nothing."
+        case "search may end":
+            return "a search that finds nothing may end the effect."
         case "squares":
             return f"each line has {vals[0]} squares."
         case "stands behind":

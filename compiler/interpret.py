@@ -369,7 +369,7 @@ def do_choice(e: n.Choose | n.Discard, env: Env, rt: Walk) -> None:
     env.choices.append(make_filter(e.filter, env))
     env.it_chosen = True
     if rt is not None:
-        choices.choose(rt.s, rt.ctx, slot, players, e.count, up_to=e.up_to)
+        choices.choose(rt.s, rt.ctx, slot, players, e.count, up_to=e.up_to, search=e.searched)
 
 
 def _happened(sentence: n.Sentence, env: Env, rt: Walk) -> bool:
@@ -644,7 +644,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "damage_threshold", "max_players", "elimination", "actor_turns",
                     "start_on_field", "lines", "collapse", "table_rules", "stalemate", "together", "default_range", "unmet_face_down",
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
-                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "block_rests", "shared_power", "breakthrough", "incapacitated",
+                    "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "whole_choice", "search_may_end",
+                    "block_rests", "shared_power", "breakthrough", "incapacitated",
                     "checks_deferred", "interruptible", "activated_respond", "flash_time")
 
 

@@ -200,6 +200,8 @@ LINE_READERS: dict[str, Reader] = {
     "interruptible": lambda vals: {"interruptible": tuple(str(x) for x in vals)},  # 'summons', 'moves', ...
     "activated respond": lambda vals: {"activated_respond": True},
     "flash time": lambda vals: {"flash_time": str(vals[0])},  # the kind that responds in flash time
+    "whole choice": lambda vals: {"whole_choice": True},  # 'a choice that cannot meet its count chooses nothing.'
+    "search may end": lambda vals: {"search_may_end": True},  # 'a search that finds nothing may end the effect.'
     "shared power": lambda vals: {"shared_power": (str(vals[0]), vals[1])},  # (stat, step)
     "breakthrough": lambda vals: {"breakthrough": tuple(str(x) for x in vals)},  # (keyword, stat, total stat)
     "incapacitated": lambda vals: {"incapacitated": str(vals[0])},

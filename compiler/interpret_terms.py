@@ -340,6 +340,9 @@ def _build_filter(f: n.Filter, env: Env, control: str | None, any_zone: bool, ot
         extra["zone"] = ""
     if f.withs or f.attrs:
         extra["pred"] = _predicate(f.withs, env.inner(), tuple(a.value for a in f.attrs))
+    if f.places is not None:
+        extra |= {"places": tuple((p.end, p.zone.value, v.POSSESSIVES[p.possessive]) for p in f.places.items),
+                  "each_place": f.places.each}
     return Filter(kind, ctl, **extra)
 
 

@@ -301,7 +301,8 @@ def _choice(e: n.Choose | n.Discard, env: Env) -> str:
     env.choices.append(filter_const(e.filter, env))
     env.it_chosen = True
     up_to = ", up_to=True" if e.up_to else ""
-    return f"choices.choose(s, ctx, {slot}, {players}, {e.count}{up_to})"
+    search = ", search=True" if e.searched else ""
+    return f"choices.choose(s, ctx, {slot}, {players}, {e.count}{up_to}{search})"
 
 
 # ---------------------------------------------------------------- abilities

@@ -201,7 +201,14 @@ def filter_code(f: n.Filter, env: Env, control: str | None = None, any_zone: boo
     attrs = attribute_pairs(f, env.symbols)
     if attrs:
         args.append(f"attrs={attrs!r}")
+    if f.places is not None:
+        args.append(f"places={place_triples(f.places)!r}" + (", each_place=True" if f.places.each else ""))
     return f"Filter({', '.join(args)})"
+
+
+def place_triples(places: n.Places) -> tuple[tuple[str, str, str], ...]:
+    """Return the runtime's (end, zone, whose) of each place of a choice ('the top of your deck')."""
+    return tuple((p.end, p.zone.value, v.POSSESSIVES[p.possessive]) for p in places.items)
 
 
 def attribute_pairs(f: n.Filter, symbols) -> tuple[tuple[str, str], ...]:

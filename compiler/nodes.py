@@ -311,9 +311,28 @@ class ZoneRef(Node):
 
 
 @dataclass(frozen=True)
+class ChoicePlace(Node):
+    """'the top of your deck', 'the bottom of their deck', 'your hand': one place of a choice (end '' for
+    the whole zone)."""
+
+    end: str
+    possessive: str
+    zone: Name
+
+
+@dataclass(frozen=True)
+class Places(Node):
+    """'from each of (P, Q)' (each: the count from every place) or 'in total from (P, Q)' (the count in all)."""
+
+    each: bool
+    items: tuple[ChoicePlace, ...]
+
+
+@dataclass(frozen=True)
 class Filter(Node):
     """'your other red units with cost 2 or less': possessive ('your' = 'you control'), 'other' (not the
-    card the ability is on), attribute values written before the kind, then control, zone, 'with's."""
+    card the ability is on), attribute values written before the kind, then control, zone, 'with's;
+    places: the places a choice takes from, instead of a zone (docs/language.md 2.8.10)."""
 
     kind: Name
     control: str | None
@@ -322,6 +341,7 @@ class Filter(Node):
     possessive: str | None = None
     other: bool = False
     attrs: tuple[Name, ...] = ()
+    places: Places | None = None
 
 
 @dataclass(frozen=True)

@@ -311,7 +311,7 @@ class _ToAst(CardParts, EffectParts, TermParts, RulesetParts, BattleParts, Trans
     hook_event = early_late = other = _words
     control = possessive = rounding = more_less = quantity = zone_flag = kind_trait = chooser = _words
     choice_count = _words
-    stacking = consumed = player_order = seat = outcome = heal_when = updown = card_state = _words
+    stacking = consumed = player_order = seat = outcome = heal_when = updown = card_state = place_end = _words
 
 
 def _take_callbacks(cls: type, *parts: type) -> None:

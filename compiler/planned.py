@@ -26,9 +26,6 @@ class Planned:
 PLANNED = (
     Planned(r"\binstead\s+when\b|\bwould\s+(?:take|be|deal|leave)\b|\bproceed\s+with\b",
             "replacement effects ('instead when ... would ...') are", "2.6.1", True),
-    Planned(r"\bchosen\s+face\s+down\b", "blind selection ('chosen face down') is", "2.8.9"),
-    Planned(r"\bfrom\s+each\s+of\b|\bin\s+total\s+from\b",
-            "taking cards from several places ('from each of', 'in total from') is", "2.8.10"),
     Planned(r"\btokens?\s+at\s+the\s+(?:left|right)\s+end\b",
             "creating tokens at a position ('at the left end') is", "2.9.17"),
     Planned(r"\bswap\b", "swapping positions ('swap') is", "2.9.19", True),

@@ -149,6 +149,10 @@ def _setting(out: dict[str, Any], key: str, vals: list) -> None:
             out["activated_respond"] = True
         case "flash time":
             out["flash_time"] = str(vals[0])
+        case "whole choice":
+            out["whole_choice"] = True
+        case "search may end":
+            out["search_may_end"] = True
         case "squares":
             out["squares"] = vals[0]
         case "stands behind":

@@ -42,6 +42,7 @@ class Symbols:
     stats: tuple[str, ...] = ()
     resources: tuple[str, ...] = ()
     zones: tuple[str, ...] = ()
+    ordered_zones: tuple[str, ...] = ()  # zones with a top and a bottom ('the top of your deck')
     phases: tuple[str, ...] = ()
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # option -> allowed values
     max_level: int = 0
@@ -161,6 +162,7 @@ def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:
             sym.attributes.setdefault(name.value, ())
         elif isinstance(rule, n.ZoneDecl):
             sym.zones += (rule.name.value,)
+            sym.ordered_zones += (rule.name.value,) if "ordered" in rule.flags else ()
         elif isinstance(rule, n.Turn):
             sym.phases += tuple(p.name.value for p in rule.phases)
 

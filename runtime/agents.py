@@ -16,8 +16,11 @@ from runtime.view import render_state
 def describe_action(s: State, a: Action) -> str:
     """Return how an action is written in logs and scenario scripts: 'stage Cinder Hound#12'."""
     kind, x = a
-    if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block", "stay", "move back", "move forward"):
+    if kind in ("yes", "no", "done", "mulligan", "keep", "end", "pass", "no block", "stay", "move back", "move forward",
+                "go on", "end the effect"):
         return kind
+    if kind == "face down":  # a card the chooser cannot see: only its place among the options (SU-8.2)
+        return f"choose face-down card {x + 1} of {len((s.decision or {}).get('options', ()))}"
     if kind == "square":
         return f"square {grid.name(s, x)}"
     if kind == "slot":
@@ -102,6 +105,8 @@ class GreedyAgent:
         kind, x = a
         if kind == "done":
             return (-1000, 0)
+        if kind == "face down":  # unseen: the first
+            return (0, -x)
         if q.is_player(x):
             return (50 if ~x != me else -50, 0)
         theirs = s.cards[x].controller != me

@@ -9,22 +9,49 @@ the player the choice is about. Nothing here is a closure, so a state waiting fo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from runtime import effects as fx
 from runtime import query as q
+from runtime.defs import Ability, Filter
 from runtime.state import Ctx, State
 from runtime.triggers import emit
 
 
 def choose(s: State, ctx: Ctx, slot: int, about: list[int], count: int, up_to: bool = False,
-           by: str = "their") -> None:
+           by: str = "their", search: bool = False) -> None:
     """Queue a choice of `count` objects for each player it is about (~players): each chooses for
-    themselves (by 'their'), or the ability's controller chooses for each (by 'you')."""
+    themselves (by 'their'), or the ability's controller chooses for each (by 'you'); a choice 'from
+    each of' several places asks once per place (docs/language.md 2.8.10)."""
     while len(ctx.chosen) <= slot:
         ctx.chosen.append([])
     ctx.chosen[slot] = []
+    f = s.game.ability(ctx.ability).choice_filters[slot]
+    places = list(range(len(f.places))) if f.each_place else [-1]
     for x in reversed(about):
         chooser = ~x if by == "their" else ctx.controller
-        s.tasks.append(["choose", ctx.item, slot, chooser, ~x, count, up_to])
+        if _goes_ahead(s, ctx, slot, [chooser, ~x, count, up_to, search], places):
+            s.tasks += [["choose", ctx.item, slot, chooser, ~x, count, up_to, k, search] for k in reversed(places)]
+
+
+def _goes_ahead(s: State, ctx: Ctx, slot: int, ask: list, places: list[int]) -> bool:
+    """Return whether a chooser's choice is asked: not one that cannot meet its count under 'a choice that
+    cannot meet its count chooses nothing.' (SU-8.1), nor a search that finds nothing under 'a search that
+    finds nothing may end the effect.', whose searcher decides instead (SU-10.6)."""
+    chooser, about, count, up_to, search = ask
+    rs = s.game.ruleset
+    if not (rs.whole_choice and not up_to) and not (search and rs.search_may_end):
+        return True
+    found = [options(s, ctx, slot, about, k) for k in places]
+    short = rs.whole_choice and not up_to and any(found) and (
+        any(len(f) < count for f in found) or len({x for f in found for x in f}) < count * len(places))
+    if short:
+        s.say(f"P{chooser + 1} cannot choose {count}{' from each place' * (len(places) > 1)}, and chooses "
+              f"nothing ({q.shown(s, ctx.source)})")
+    if search and rs.search_may_end and (short or not any(found)):
+        s.tasks.append(["not found", ctx.item, chooser])
+        return False
+    return not short
 
 
 def chosen(s: State, ctx: Ctx, slot: int) -> list[int]:
@@ -34,28 +61,64 @@ def chosen(s: State, ctx: Ctx, slot: int) -> list[int]:
     return [x for x, moves in ctx.chosen[slot] if q.is_player(x) or s.cards[x].moves == moves]
 
 
-def options(s: State, ctx: Ctx, slot: int, about: int) -> list[int]:
-    """Return what the filter of a choice slot means now, 'their' meaning the player it is about."""
+def options(s: State, ctx: Ctx, slot: int, about: int, place: int = -1) -> list[int]:
+    """Return what the filter of a choice slot means now, 'their' meaning the player it is about (a choice
+    over places: in that place, or in any of them for place -1)."""
     ab = s.game.ability(ctx.ability)
     seen = Ctx(ctx.source, ctx.controller, ctx.ability, ctx.params, ctx.event, player=about)
     taken = {x for x, _ in ctx.chosen[slot]}
-    return [x for x in q.select(s, ab, seen, ab.choice_filters[slot]) if x not in taken]
+    f = ab.choice_filters[slot]
+    if not f.places:
+        return [x for x in q.select(s, ab, seen, f) if x not in taken]
+    picked = f.places if place < 0 else f.places[place:place + 1]
+    found = [x for p in picked for x in _in_place(s, ab, seen, f, p)]
+    return [x for k, x in enumerate(found) if x not in taken and x not in found[:k]]
+
+
+def _in_place(s: State, ab: Ability, ctx: Ctx, f: Filter, place: tuple[str, str, str]) -> list[int]:
+    """Return the cards of one place ('the top of your deck': its first card) that the filter means."""
+    end, zone, whose = place
+    means = q.select(s, ab, ctx, replace(f, zone=zone, zone_of=whose, places=(), each_place=False))
+    at = 0 if end == "top" else -1
+    return [x for x in means if not end or s.players[s.cards[x].controller].zones[zone][at] == x]
 
 
 def choose_task(s: State, task: list) -> None:
-    """Ask the chooser for the next object (an 'up to' choice may stop), or take what is forced."""
-    _, item, slot, chooser, about, left, up_to = task
+    """Ask the chooser for the next object (an 'up to' choice may stop), or take what is forced; cards
+    the chooser cannot see are offered face down, by position (SU-8.2), except to a searcher."""
+    _, item, slot, chooser, about, left, up_to, place, search = task
     ctx = resolving(s, item)
-    found = options(s, ctx, slot, about) if left > 0 else []
+    found = options(s, ctx, slot, about, place) if left > 0 else []
     if left > 0 and not found and not up_to:
         s.say(f"P{chooser + 1} has nothing to choose ({q.shown(s, ctx.source)})")
     if not found:
         return
     if len(found) <= left and not up_to:
         for x in found:
-            _record(s, ctx, slot, chooser, x, "must choose")
+            _record(s, ctx, slot, chooser, x, "must choose", search)
         return
-    s.ask(task, chooser, "choose", found, item=item, slot=slot, can_stop=up_to)
+    offered = [["choose", x] if search or q.sees(s, chooser, x) else ["face down", i] for i, x in enumerate(found)]
+    blind = {"choices": offered} if any(a[0] == "face down" for a in offered) else {}
+    s.ask(task, chooser, "choose", found, item=item, slot=slot, can_stop=up_to, **blind)
+
+
+def not_found_task(s: State, task: list) -> None:
+    """Ask a searcher who found nothing whether to go on or to end the effect (SU-10.6)."""
+    ctx = resolving(s, task[1])
+    s.say(f"P{task[2] + 1} finds nothing ({q.shown(s, ctx.source)})")
+    s.ask(task, task[2], "not found", [], item=task[1], choices=[["go on", 0], ["end the effect", 0]])
+
+
+def answer_not_found(s: State, player: int, end: bool) -> None:
+    """Record a searcher's answer: going on, or ending the effect (the rest of its choices and steps)."""
+    ctx = resolving(s, s.tasks.pop()[1])
+    if not end:
+        s.say(f"P{player + 1} goes on ({q.shown(s, ctx.source)})")
+        return
+    s.say(f"P{player + 1} declares that the search found nothing and ends the effect ({q.shown(s, ctx.source)})")
+    ctx.ended = True
+    while s.tasks and s.tasks[-1][0] in ("choose", "not found") and s.tasks[-1][1] == ctx.item:
+        s.tasks.pop()
 
 
 def answer(s: State, player: int, x: int | None) -> None:
@@ -67,19 +130,22 @@ def answer(s: State, player: int, x: int | None) -> None:
         s.say(f"P{player + 1} chooses nothing more ({q.shown(s, ctx.source)})")
         return
     task[5] -= 1
-    _record(s, ctx, task[2], player, x, "chooses")
+    _record(s, ctx, task[2], player, x, "chooses", task[8])
 
 
-def _record(s: State, ctx: Ctx, slot: int, chooser: int, x: int, how: str) -> None:
+def _record(s: State, ctx: Ctx, slot: int, chooser: int, x: int, how: str, search: bool) -> None:
     ctx.chosen[slot].append([x, -1 if q.is_player(x) else s.cards[x].moves])
-    s.say(f"P{chooser + 1} {how} {_named(s, x)} ({q.shown(s, ctx.source)})")
+    s.say(f"P{chooser + 1} {how} {_named(s, x, chooser, search)} ({q.shown(s, ctx.source)})")
 
 
-def _named(s: State, x: int) -> str:
-    """Return how the public log names a chosen object: a card in a hidden zone stays unnamed."""
-    if not q.is_player(x) and s.cards[x].zone in hidden_zones(s):
+def _named(s: State, x: int, chooser: int, search: bool) -> str:
+    """Return how the public log names a chosen object: a card in a hidden zone stays unnamed, and one
+    the chooser could not see was taken face down from its player's zone."""
+    if q.is_player(x) or s.cards[x].zone not in hidden_zones(s):
+        return q.shown(s, x)
+    if search or q.sees(s, chooser, x):
         return f"a card#{x} from their {s.cards[x].zone}"
-    return q.shown(s, x)
+    return f"a face-down card#{x} from P{s.cards[x].controller + 1}'s {s.cards[x].zone}"
 
 
 def hidden_zones(s: State) -> set[str]:
@@ -137,4 +203,4 @@ def discard_chosen(s: State, ctx: Ctx, slot: int) -> None:
             fx.move(s, cid, "graveyard")
 
 
-TASKS = {"choose": choose_task}
+TASKS = {"choose": choose_task, "not found": not_found_task}

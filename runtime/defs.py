@@ -71,6 +71,10 @@ class Filter:
     pred: Any = None
     other: bool = False
     attrs: tuple[tuple[str, str], ...] = ()
+    # a choice over several places (docs/language.md 2.8.10): (end, zone, whose) each, end 'top', 'bottom'
+    # or '' (the whole zone); each_place: the count from every place, else in total
+    places: tuple[tuple[str, str, str], ...] = ()
+    each_place: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,6 +342,8 @@ class RulesetDef:
     activated_respond: ClassVar[bool] = False
     flash_time: ClassVar[str] = ""
     destroyed_stay: ClassVar[bool] = False  # a destroyed card stays, unselectable, until all processing finished
+    whole_choice: ClassVar[bool] = False  # 'a choice that cannot meet its count chooses nothing.' (SU-8.1)
+    search_may_end: ClassVar[bool] = False  # 'a search that finds nothing may end the effect.' (SU-10.6)
     squares: ClassVar[int] = 0  # 'each line has 3 squares.': the field is a grid (runtime/grid.py); 0: no grid
     stands_behind: ClassVar[tuple[str, ...]] = ()  # 'every ruler stands behind the middle square.': those kinds
     stat_floor: ClassVar[int | None] = None  # 'stats never go below 0.': the least any stat reads

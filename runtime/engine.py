@@ -328,8 +328,10 @@ def apply_action(s: State, action: Action) -> None:
         turns.mulligan(s, d["player"], kind == "mulligan")
     elif d["kind"] == "move":
         positions.answer_move(s, kind, x)
+    elif d["kind"] == "not found":
+        choices.answer_not_found(s, d["player"], kind == "end the effect")
     elif d["kind"] == "choose":
-        choices.answer(s, d["player"], x if kind == "choose" else None)
+        choices.answer(s, d["player"], x if kind == "choose" else d["options"][x] if kind == "face down" else None)
     elif kind in ("target", "done"):
         _record_target(s, d, None if kind == "done" else x)
     elif kind in ("yes", "no"):

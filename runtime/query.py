@@ -524,6 +524,13 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     return out
 
 
+def sees(s: State, viewer: int, cid: int) -> bool:
+    """Return whether a player sees a card: anywhere but a hidden zone, and in a hidden zone of their own
+    unless it is ordered, a pile lying face down even to its owner (a deck)."""
+    flags = s.game.ruleset.zones.get(s.cards[cid].zone, ())
+    return "hidden" not in flags or ("ordered" not in flags and s.cards[cid].controller == viewer)
+
+
 def position(s: State, cid: int) -> int:
     """Return a card's index in its zone, counted from the left (a shared zone: in the order placed)."""
     c = s.cards[cid]

@@ -347,6 +347,9 @@ def step_task(s: State, task: list) -> None:
     """Run the next step of a resolving ability; Pattern B targets of its sentence are chosen first,
     only when the sentence before it happened. A choice in the step queues itself on top."""
     ctx = choices.resolving(s, task[1])
+    if ctx.ended:  # 'a search that finds nothing may end the effect.': the searcher ended it
+        s.tasks.append(["resolved", ctx.item])
+        return
     ab, k = s.game.ability(ctx.ability), ctx.step
     lazy = [slot for slot, spec in enumerate(ab.targets) if spec.step == k]
     if lazy and ctx.happened and not _choose(s, task, ctx, ab, True, k):
@@ -364,9 +367,12 @@ def resolve_now(s: State, ab: Ability, ctx: Ctx) -> None:
     s.resolving.append(ctx)
     for fn in steps_of(ab):
         fn(ab, s, ctx)
-        while s.tasks and s.tasks[-1][0] == "choose":
-            _, _, slot, _, about, count, _ = s.tasks.pop()
-            found = choices.options(s, ctx, slot, about)[:max(count, 0)]
+        while s.tasks and s.tasks[-1][0] in ("choose", "not found"):
+            task = s.tasks.pop()  # a search that found nothing goes on
+            if task[0] == "not found":
+                continue
+            slot, about, count, place = task[2], task[4], task[5], task[7]
+            found = choices.options(s, ctx, slot, about, place)[:max(count, 0)]
             ctx.chosen[slot] += [[x, -1 if q.is_player(x) else s.cards[x].moves] for x in found]
     s.resolving.remove(ctx)
 

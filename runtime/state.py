@@ -78,6 +78,7 @@ class Ctx:
     rolled: int = 0  # the total of the last dice this ability rolled ('the roll')
     far: list = field(default_factory=list)  # [card, shortfall]: targets only the anti-stalemate rule reaches
     stamp: int = 0  # State.stamp when it was used (put on the stack): the later effect wins
+    ended: bool = False  # a searcher who found nothing ended the effect: its later steps do not run (SU-10.6)
 
     def yes(self, index: int) -> bool:
         """Return whether the controller answered yes to 'you may' number `index`."""
