@@ -71,6 +71,8 @@ class GreedyAgent:
             return ("keep", 0)
         if kind == "move":
             return max(actions, key=lambda a: (_reach_after(s, a), a[0] == "stay"))
+        if kind == "square" and grid.on_grid(s):  # an empty square before one it would summon onto
+            return min(actions, key=lambda a: (grid.occupant(s, me, a[1]) is not None, a[1]))
         return actions[0]
 
     def _act(self, s: State, actions: list[Action], me: int) -> Action:

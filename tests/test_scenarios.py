@@ -21,7 +21,7 @@ def test_scenario(path):
     assert outcome.passed, "\n".join(outcome.failures)
 
 
-@pytest.mark.parametrize("prefix, folder", [("R-SD-", "simple_duel"), ("R-COJ-", "code_of_joker")])
+@pytest.mark.parametrize("prefix, folder", [("R-SD-", "simple_duel"), ("R-COJ-", "code_of_joker"), ("R-SU-", "successor")])
 def test_every_ruling_has_a_scenario(prefix, folder):
     """Every ruling of the index has a scenario named after it (OPEN ones pin a documented decision)."""
     index = ROOT.parent / "shared" / "rules" / "rulings-index.tsv"
