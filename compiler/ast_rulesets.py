@@ -178,9 +178,18 @@ class RulesetParts:
         return c[0]
 
     def battle(self, meta, c):
+        steps = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "steps"), ())
+        quiet = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "quiet"), ())
+        c = [x for x in c if not (isinstance(x, tuple) and x[0] in ("steps", "quiet"))]
         won = next((x for x in c[3:] if x[0] == "won"), ("won", None, ()))
         end = next((x[1] for x in c[3:] if x[0] == "end"), ())
-        return n.Battle(_loc(meta), c[0], c[1], c[2], won[1], won[2], end)
+        return n.Battle(_loc(meta), c[0], c[1], c[2], won[1], won[2], end, steps, quiet)
+
+    def battle_steps(self, meta, c):
+        return ("steps", tuple(_name(x.children[0]) for x in c))
+
+    def quiet_steps(self, meta, c):
+        return ("quiet", tuple(_name(x.children[0]) for x in c))
 
     def chosen_blocker(self, meta, c):
         return n.ChosenBlocker(_loc(meta), c[-1], len(c) > 1)

@@ -94,6 +94,7 @@ class RulesetChecks:
                         self.body(st.body, scope)
                 self.body(end, scope)
             case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
+                self.battle_steps(rule)
                 if not isinstance(blocker, (n.Extreme, n.ChosenBlocker)):
                     self.error("E105", "the blocker is 'the leftmost ...', 'the rightmost ...' or 'any ..., "
                                        "chosen by them'", blocker)
@@ -156,6 +157,23 @@ class RulesetChecks:
             count, sides = (int(str(x)) for x in rule.values[1:])
             if not 1 <= count <= v.MAX_DICE or not 2 <= sides <= v.MAX_FACES:
                 self.error("E105", f"initiative: roll 1 to {v.MAX_DICE} dice of 2 to {v.MAX_FACES} faces", rule)
+
+    def battle_steps(self, battle: n.Battle) -> None:
+        """Check a battle's steps: each once, the block before the damage, 'leave' only where destroyed cards stay,
+        and quiet steps among them."""
+        words = [x.value for x in battle.steps]
+        if battle.steps and ("block" not in words or "damage" not in words or words.index("block") > words.index("damage")):
+            self.error("E105", f"a battle's steps have 'block' and then 'damage'; found {', '.join(words)}",
+                       battle.steps[0])
+        for k, x in enumerate(battle.steps):
+            if x.value in words[:k]:
+                self.error("E104", f"the battle's steps name '{x.value}' twice", x)
+        if "leave" in words and not self._has("destroyed stay"):
+            self.error("E103", "the step 'leave' needs 'a destroyed card stays where it is until all processing has "
+                               "finished.'", battle.steps[words.index("leave")])
+        for x in battle.quiet:
+            if x.value not in (words or v.BATTLE_STEPS[:4]):
+                self.error("E105", f"no responses during '{x.value}', which is not one of the battle's steps", x)
 
     def _has(self, key: str) -> bool:
         """Return whether the ruleset has a setting line of this key."""

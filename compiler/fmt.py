@@ -745,8 +745,15 @@ def _rule(pr: _Printer, rule: n.Rule) -> None:
                 pr.body(3, end)
                 pr.line(2, "}")
             pr.line(1, "}")
-        case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end):
+        case n.Battle(blocker=blocker, blocked=blocked, unblocked=unblocked, win_stat=stat, won=won, end=end,
+                      steps=steps, quiet=quiet):
             pr.line(1, "battle {", rule)
+            if steps:
+                pr.line(2, f"steps: {', '.join(x.value for x in steps)}.", steps[0])
+            if quiet:
+                words = [x.value for x in quiet]
+                listed = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+                pr.line(2, f"no responses during {listed}.", quiet[0])
             if isinstance(blocker, n.ChosenBlocker):
                 many = "number of " if blocker.many else ""
                 pr.line(2, f"blocker: any {many}{filter_(blocker.filter)}, chosen by them.", blocker)

@@ -646,7 +646,8 @@ RULESET_DEFAULTS = ("title", "players", "first_player", "deck_size", "max_copies
                     "stat_floor", "tokens_leave", "kind_counts", "squares", "stands_behind",
                     "slot_attribute", "shed_attached", "summon_onto", "destroyed_stay", "whole_choice", "search_may_end",
                     "block_rests", "shared_power", "breakthrough", "incapacitated",
-                    "checks_deferred", "interruptible", "activated_respond", "flash_time")
+                    "checks_deferred", "interruptible", "activated_respond", "flash_time",
+                    "battle_steps", "quiet_steps")
 
 
 class Ruleset:
@@ -687,6 +688,9 @@ class Ruleset:
         self.blocker = make_filter(battle.blocker.filter, env)
         self.blocker_side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else \
             "many" if battle.blocker.many else "chosen"
+        if battle.steps:
+            self.battle_steps = tuple(x.value for x in battle.steps)
+        self.quiet_steps = tuple(x.value for x in battle.quiet)
         parts = {"blocked": battle.blocked, "unblocked": battle.unblocked}
         if battle.win_stat is not None:
             self.win_stat = battle.win_stat.value

@@ -597,6 +597,10 @@ def _battle(battle: n.Battle, env: Env) -> list[dict]:
     side = battle.blocker.side[:-4] if isinstance(battle.blocker, n.Extreme) else \
         "many" if battle.blocker.many else "chosen"
     fields = [field_("blocker", blocker), field_("blocker_side", repr(side))]
+    if battle.steps:
+        fields.append(field_("battle_steps", repr(tuple(x.value for x in battle.steps))))
+    if battle.quiet:
+        fields.append(field_("quiet_steps", repr(tuple(x.value for x in battle.quiet))))
     parts = [("blocked", battle.blocked), ("unblocked", battle.unblocked)]
     if battle.win_stat is not None:
         parts.append(("won", battle.won))

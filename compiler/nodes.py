@@ -1255,6 +1255,8 @@ class Battle(Node):
     win_stat: Name | None = None
     won: tuple[Sentence, ...] = ()
     end: tuple[Sentence, ...] = ()
+    steps: tuple[Name, ...] = ()  # 'steps: block, damage, ...': the battle's steps after the attack, in order
+    quiet: tuple[Name, ...] = ()  # 'no responses during ...': steps that open no interruption window
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,6 @@ PLANNED = (
     Planned(r"\bswap\b", "swapping positions ('swap') is", "2.9.19", True),
     Planned(r"\brepeat\s+\S+\s+times?\b", "repeating part of an effect ('repeat N times:') is", "2.9.23", True),
     Planned(r"\bfor\s+each\b", "a loop over cards ('for each ...,') is", "2.9.24", True),
-    Planned(r"\bprocedure\b|\bwindow\b",
-            "named procedures and trigger windows ('procedure', 'window') are", "2.12.19",
-            True),
     Planned(r"\ba\s+player\s+wins\s+when\b", "a win rule ('a player wins when ...') is", "2.12.31", True),
 )
 

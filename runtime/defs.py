@@ -338,6 +338,9 @@ class RulesetDef:
     block_rests: ClassVar[str | None] = None  # 'blocking rests the blocker[, unless it has K].': K or ''; None: no
     # Procedures that pause for an interruption window ('summon', 'move', 'destroy'; runtime/windows.py), whether
     # activated abilities respond in them, and the kind whose first success opens flash time ('' none).
+    # The battle's steps after the attack, in order (runtime/turns.STEPS), and those that open no window.
+    battle_steps: ClassVar[tuple[str, ...]] = ("block", "damage", "winner", "end")
+    quiet_steps: ClassVar[tuple[str, ...]] = ()
     interruptible: ClassVar[tuple[str, ...]] = ()
     activated_respond: ClassVar[bool] = False
     flash_time: ClassVar[str] = ""

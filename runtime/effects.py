@@ -213,7 +213,8 @@ WAITING = ("window", "summoned", "moving")  # tasks of an interruption under way
 def interrupt(s: State, cid: int, procedure: str) -> None:
     """Open an interruption window over a card's procedure ('summons', 'moves', 'destructions') where the
     ruleset lets it be interrupted (runtime/windows.py); it opens with the opponent of the card's controller."""
-    if procedure in s.game.ruleset.interruptible:
+    rs = s.game.ruleset
+    if procedure in rs.interruptible and not (s.battle and s.battle.get("step") in rs.quiet_steps):
         s.tasks.append(["window", (s.cards[cid].controller + 1) % len(s.players), 0, "open"])
 
 

@@ -4,6 +4,8 @@ attacks, state-based checks and end conditions. Each task is a function of (stat
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from runtime import actors, elements, positions, resolve, simultaneous
 from runtime import effects as fx
 from runtime import query as q
@@ -11,6 +13,7 @@ from runtime.defs import Ability, Filter
 from runtime.ending import check_losers, past_round_limit, rules_ctx
 from runtime.state import Ctx, State
 from runtime.triggers import emit, find_item, order_key
+from runtime.vocabulary import BATTLE_STEPS
 
 
 def begin_turn(s: State, from_phase: str = "") -> None:
@@ -287,7 +290,7 @@ def _attack(s: State, task: list) -> None:
     defender = q.next_seat(s, s.cards[cid].controller)
     s.battle = {"attacker": cid, "blocker": -1, "defender": defender, "declared": False}
     s.say(f"{q.describe(s, cid)} attacks P{defender + 1}")
-    s.tasks += [["battle_end"], ["battle_won"], ["battle_damage"], ["block"]]
+    s.tasks += [["battle_clear"]] + [[STEPS[step]] for step in reversed(s.game.ruleset.battle_steps)]
     emit(s, "attacks", card=cid, player=s.cards[cid].controller)
 
 
@@ -473,6 +476,36 @@ def _battle_end(s: State, task: list) -> None:
             emit(s, "battle_ended", card=cid, player=s.cards[cid].controller)
 
 
+def _battle_destroy(s: State, task: list) -> None:
+    """The destroy step (Successor §7.1 ★破壊): the checks that wait for all processing run now."""
+    rs = s.game.ruleset
+    for check in rs.checks if rs.checks_deferred else ():
+        check(rs, s, rules_ctx(s))
+
+
+def _battle_leave(s: State, task: list) -> None:
+    """The leave step (Successor §7.1 ★離脱): the destroyed cards still in their squares go."""
+    s.battle["left"] = True
+    fx.leave_destroyed(s)
+
+
+def _battle_clear(s: State, task: list) -> None:
+    s.battle = {}
+
+
+def _stepped(step: str, run: Callable[[State, list], None]) -> Callable[[State, list], None]:
+    """Return a battle step's task: while it runs, the battle is in that step (a quiet one opens no window)."""
+
+    def task(s: State, t: list) -> None:
+        if s.battle:
+            s.battle["step"] = step
+        run(s, t)
+        if s.battle:
+            s.battle["step"] = ""
+
+    return task
+
+
 def _battle_over(s: State, task: list) -> None:
     """Battle end, after its window: the winner's level up (and overclock), then 'wins a battle'."""
     rs, b = s.game.ruleset, s.battle
@@ -487,8 +520,10 @@ def _battle_over(s: State, task: list) -> None:
 
 
 def _settled(s: State) -> bool:
-    """Return whether all processing has finished: nothing on the stack, pending, resolving or interrupted."""
-    return not (s.stack or s.pending or s.resolving or fx.interrupted(s))
+    """Return whether all processing has finished: nothing on the stack, pending, resolving or interrupted,
+    and no battle still before its own leave step (its destroy step runs the waiting checks)."""
+    held = bool(s.battle) and "leave" in s.game.ruleset.battle_steps and not s.battle.get("left")
+    return not (s.stack or s.pending or s.resolving or held or fx.interrupted(s))
 
 
 def check_state(s: State) -> None:
@@ -530,12 +565,18 @@ def mulligan(s: State, player: int, redraw: bool) -> None:
     fx.draw(s, rules_ctx(s), [~player], s.game.ruleset.opening_hand)
 
 
+# The battle steps a ruleset may declare ('steps: block, damage, ...'), and the task of each.
+STEPS = dict(zip(BATTLE_STEPS, ("block", "battle_damage", "battle_won", "battle_end", "battle_destroy",
+                                "battle_leave"), strict=True))
+
 TASKS = {
     "turn_start": _turn_start, "phase": _phase, "step": _step, "rule": _rule, "turn_end": _turn_end,
     "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
-    "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _block,
-    "battle_damage": _battle_damage, "battle_end": _battle_end, "mulligan": _mulligan_task,
-    "battle_won": _battle_won, "choose_blocker": _choose_blocker, "battle_over": _battle_over,
+    "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _stepped("block", _block),
+    "battle_damage": _stepped("damage", _battle_damage), "battle_end": _stepped("end", _battle_end),
+    "battle_won": _stepped("winner", _battle_won), "battle_destroy": _stepped("destroy", _battle_destroy),
+    "battle_leave": _stepped("leave", _battle_leave), "battle_clear": _battle_clear, "mulligan": _mulligan_task,
+    "choose_blocker": _choose_blocker, "battle_over": _battle_over,
     "block_events": _block_events, "normal_move": positions.offer_move, "more_blockers": _more_blockers,
     "targets": resolve.targets_task, "resolve": resolve.resolve_task, "at_will": resolve.at_will_task,
     "resolve_step": resolve.step_task, "resolved": resolve.resolved_task, "together": simultaneous.together_task,

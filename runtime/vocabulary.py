@@ -318,5 +318,11 @@ KIND_TRAITS = ("summoned", "enters the field", "face down", "resolves", "to grav
 # first), then what its basic modification gives (keywords granted by static abilities).
 ORDER_KEYS = ("stat", "kind", "turn_player", "position", "priority", "initiative", "source")
 
+# The steps a battle may declare after its attack ('steps: block, damage, destroy, leave.'), in the order of
+# this tuple when none are declared but the last two: blockers are declared; battle damage is dealt (and a
+# player at 0 may lose at once); the winner is found ('won by higher ...'); battle end ('battle end { }');
+# the checks that wait for all processing run (Successor's ★destroy step); destroyed cards leave (★leave).
+BATTLE_STEPS = ("block", "damage", "winner", "end", "destroy", "leave")
+
 # Durations of temporary effects.
 DURATIONS = ("end of turn", "your next turn")

@@ -63,7 +63,8 @@ def states() -> dict[str, State]:
             p.zones["field"] and p.zones["hand"] for p in s.players)),
         "duel": _state_where(duel, "simple_duel", lambda s: any(c.statuses for c in s.cards)),
         "wvn": _battle_where(lambda s: s.turn >= 3 and all(len(p.zones["field"]) >= 2 for p in s.players)),
-        "su": _state_where(load_game("successor"), "successor", lambda s: len(s.players[0].zones["field"]) >= 3),
+        "su": _state_where(load_game("successor"), "successor", lambda s: len(s.players[0].zones["field"]) >= 3
+                           and not any("summoning" in c.flags for c in s.cards)),
     }
 
 
@@ -194,7 +195,10 @@ def line_gap(s: State) -> dict:
 
 
 def shared_square(s: State) -> dict:
-    a, b = s.players[0].zones["field"][:2]  # two successors (the ruler stands behind, last)
+    # two successors standing in their squares (the ruler stands behind, last; a card being summoned or
+    # destroyed and waiting to leave may share a square)
+    a, b = [c for c in s.players[0].zones["field"] if not {"summoning", "destroyed"} & set(s.cards[c].flags)
+            and s.game.cards[s.cards[c].name].kind not in s.game.ruleset.stands_behind][:2]
     s.cards[b].line, s.cards[b].square = s.cards[a].line, s.cards[a].square
     return {"line": s.cards[a].line, "square": s.cards[a].square}
 
