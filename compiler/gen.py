@@ -242,6 +242,15 @@ class _Gen:
 
     # ------------------------------------------------------------ filters and objects
 
+    def places(self) -> n.Places:
+        """Return the places of a choice: one to three, each the top or the bottom of an ordered zone or a zone."""
+        items = []
+        for _ in range(self.some(1, 3)):
+            zone = self.pick(self.sym.zones)
+            end = self.pick(("top", "bottom", "")) if zone in self.sym.ordered_zones else ""
+            items.append(n.ChoicePlace(L, end, self.pick(("your", "the opponent's", "their")), self.name(zone)))
+        return n.Places(L, self.maybe(50), tuple(items))
+
     def filter(self, w: Where, withs: bool = True, players: bool = False, plural: bool = False) -> n.Filter:
         """Return a card filter ('creatures you control in your hand with power 2 or more'), or,
         with players=True, a player filter ('player an opponent controls with life < 5')."""
@@ -380,12 +389,14 @@ class _Gen:
             case "Discard":
                 player = state.saw(self.player_object(w, t)) if self.maybe(60) else None
                 return n.Discard(L, player, self.expr(state.where, 1))
-            case "DiscardChoice":  # a choice while resolving: 'it' then means the discarded cards
+            case "DiscardChoice":  # a choice while resolving; 'it' is not the discarded cards (E110: they moved)
                 player = n.PlayerRef(L, self.pick(_CHOOSERS)) if self.maybe(60) else None
-                return state.chose(n.Discard(L, player, self.expr(state.where, 1), self.pick(("their", "your"))))
+                return n.Discard(L, player, self.expr(state.where, 1), self.pick(("their", "your")))
             case "Choose":
                 player = n.PlayerRef(L, self.pick(_CHOOSERS)) if self.maybe(40) else None
                 f = self.filter(w, withs=self.maybe(50))
+                if self.maybe(15):  # over several places: 'from each of (...)', 'in total from (...)'
+                    f = replace(f, zone=None, places=self.places())
                 return state.chose(n.Choose(L, player, self.some(1, 2), self.maybe(30), f))
             case "Reveal":
                 return n.Reveal(L, state.saw(self.card_object(w, t)))
