@@ -82,7 +82,7 @@ def bench_memory(ruleset: str, games: int, options: dict[str, str] | None = None
 GAMES = (("simple_duel", "simple_duel", {}, 1.0), ("code_of_joker v1", "code_of_joker", {"version": "v1"}, 1.0),
          ("code_of_joker v2", "code_of_joker", {"version": "v2"}, 1.0),
          ("war_vortex_night battles (sample teams)", "war_vortex_night", {}, 0.2),
-         ("successor (sample decks, in progress)", "successor", {}, 0.5))
+         ("successor (sample decks)", "successor", {}, 0.5))
 
 
 def bench_battles(battles: int) -> dict[str, float]:
