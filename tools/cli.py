@@ -186,11 +186,12 @@ def _option_item(text: str) -> str:
 
 def cmd_scenario(args: argparse.Namespace) -> int:
     from compiler.build import read_source
-    from tools.scenario import discover, run_paths
+    from tools.scenario import run_paths
+    from tools.scenario_runs import discover_files
 
-    for path in discover(args.root, args.paths):  # bytes that are not UTF-8: E005, located, before any runs
+    for path in discover_files(args.root, args.paths):  # bytes that are not UTF-8: E005, located, before any runs
         read_source(path, str(path))
-    return run_paths(args.root, args.paths, update=args.update)
+    return run_paths(args.root, args.paths, args.update, args.full_log, args.exact_lines)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -260,9 +261,12 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     tr.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     tr.set_defaults(func=cmd_tournament)
-    sc = sub.add_parser("scenario", help="run scenario files (default: every scenario of tests/)")
+    sc = sub.add_parser("scenario", help="run scenario and battle files (default: tests/scenarios/ and tests/battles/)")
     sc.add_argument("paths", nargs="*", type=Path)
     sc.add_argument("--update", action="store_true", help="rewrite expected logs from actual runs")
+    sc.add_argument("--full-log", action="store_true", help="under a failure, print the whole game log, not its tail")
+    sc.add_argument("--exact-lines", action="store_true",
+                    help="compare the card-file lines of '(cards.card:12)' in logs too (ignored by default)")
     sc.set_defaults(func=cmd_scenario)
     fz = sub.add_parser("fuzz", help="play checked random games around cards; shrink and save the first violation")
     fz.add_argument("path", type=Path, help="a ruleset folder, a .card file or a .deck file")

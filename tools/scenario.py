@@ -25,7 +25,7 @@ from runtime.engine import Game
 from runtime.load import load_game
 from runtime.state import State, UnscriptedRoll
 from runtime.vocabulary import CARD_STATES
-from tools.scenario_expect import ScenarioError, cards, check
+from tools.scenario_expect import WHERE, ScenarioError, cards, check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +48,7 @@ class Scenario:
     players: int = 0  # 'players N' (0: the ruleset's least)
     ast: sn.ScenarioFile | None = None  # the file as read, checked against the game before it runs
     source: str = ""  # the file's text, for the carets of its problems
+    exact_lines: bool = False  # compare the lines of where abilities are written ('(cards.card:12)') too
 
 
 def read_scenario(path: Path, root: Path = ROOT) -> Scenario:
@@ -231,6 +232,9 @@ class Outcome:
     scenario: Scenario
     failures: list[str]
     state: State | None
+    failed: list[n.Node] = field(default_factory=list)  # the expect: lines that failed, for the report's diffs
+    transcript_failed: bool = False
+    log: list[str] = field(default_factory=list)  # the game's log, also when the script failed (state None)
 
     @property
     def passed(self) -> bool:
@@ -252,17 +256,20 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
     agent = ScriptedAgent([line.text for line in sc.sections["choices"]])
     failure = _play(s, sc, agent, name)
     if failure:
-        return Outcome(sc, [failure], None)
+        return Outcome(sc, [failure], None, log=s.log)
     if agent.used < len(agent.choices):
         failures.append(f"{name}:{sc.sections['choices'][agent.used].loc.line}: {len(agent.choices) - agent.used} "
                         f"scripted choice(s) were not used: {', '.join(agent.choices[agent.used:])}")
     if s.rolls:
         failures.append(f"{_rolls_at(sc, name)}: {len(s.rolls)} scripted roll(s) were not used: "
                         f"{', '.join(map(str, s.rolls))}")
+    failed = []
     for line in sc.sections["expect"]:
-        failures += check(s, f"{name}:{line.loc.line}", line)
-    failures += _transcript(s, sc)
-    return Outcome(sc, failures, s)
+        found = check(s, f"{name}:{line.loc.line}", line, sc.exact_lines)
+        failures += found
+        failed += [line] if found else []
+    transcript = _transcript(s, sc)
+    return Outcome(sc, failures + transcript, s, failed, bool(transcript), s.log)
 
 
 def _raise_if(problems: list[Diagnostic], sc: Scenario) -> None:
@@ -326,13 +333,19 @@ def _transcript(s: State, sc: Scenario) -> list[str]:
     """Return a failure naming the first transcript line that differs from the log, or nothing."""
     lines = sc.sections["transcript"]
     want = [line.text for line in lines]
-    if not want or want == s.log:
+    if not want or _unlined(want, sc) == _unlined(s.log, sc):
         return []
     name = Path(sc.path).name
     for i, (a, b) in enumerate(zip(want, s.log, strict=False)):
-        if a != b:
+        if _unlined([a], sc) != _unlined([b], sc):
             return [f"{name}:{lines[i].loc.line}: transcript differs at line {i + 1}: expected '{a}', got '{b}'"]
     return [f"{name}:{lines[-1].loc.line}: transcript has {len(want)} lines, the game logged {len(s.log)}"]
+
+
+def _unlined(log: list[str], sc: Scenario) -> list[str]:
+    """Return log lines as a transcript compares them: without the lines of where abilities are written,
+    unless the scenario is run with exact lines."""
+    return log if sc.exact_lines else [WHERE.sub(r"(\1)", line) for line in log]
 
 
 def update_transcript(path: Path, log: list[str]) -> None:
@@ -356,34 +369,9 @@ def discover(root: Path, paths: list[Path]) -> list[Path]:
     return found
 
 
-def run_paths(root: Path, paths: list[Path], update: bool = False) -> int:
-    """Run scenario files, print one line per scenario and a summary; return the exit code."""
-    games: dict[str, Game] = {}
-    passed = failed = 0
-    for path in discover(root, paths):
-        try:
-            sc = read_scenario(path, root)
-            if sc.ruleset not in games:
-                games[sc.ruleset] = _load(sc)
-            if update and sc.has_transcript:
-                sc.sections["transcript"] = []
-                out = run_scenario(sc, games[sc.ruleset])
-                if out.state is not None:
-                    update_transcript(path, out.state.log)
-            else:
-                out = run_scenario(sc, games[sc.ruleset])
-        except ScenarioError as err:
-            for problem in err.diagnostics:  # the source line and caret indented under the 'ERROR ' prefix
-                print("ERROR " + problem.render(err.source).replace("\n", "\n      "))
-            failed += 1
-            continue
-        if out.passed:
-            passed += 1
-            print(f"ok    {sc.name}: {sc.title}")
-        else:
-            failed += 1
-            print(f"FAIL  {sc.name}: {sc.title}")
-            for f in out.failures:
-                print(f"      {f}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+def run_paths(root: Path, paths: list[Path], update: bool = False, full_log: bool = False,
+              exact_lines: bool = False) -> int:
+    """Run scenario and battle files (tools/scenario_runs.py), one line each and a summary; return the exit code."""
+    from tools.scenario_runs import run_files
+
+    return run_files(root, paths, update, full_log, exact_lines)
