@@ -102,7 +102,7 @@ def _battle(runs: Runs, path: Path) -> None:
 def _rules(runs: Runs, path: Path, text: str) -> Rules:
     """Return the battle rules of the nearest folder above a file named after a compiled ruleset."""
     for folder in Path(path).resolve().parents:
-        if (runs.root / "generated" / folder.name / "__init__.py").is_file():
+        if folder.name and (runs.root / "generated" / folder.name / "__init__.py").is_file():
             if folder.name not in runs.rules:
                 runs.rules[folder.name] = load_rules(folder.name)
             return runs.rules[folder.name]
