@@ -77,6 +77,9 @@ class ScenarioParts:
     def sc_transcript(self, meta, c):
         return self._section("transcript", meta, c)
 
+    def sc_card_block(self, meta, c):  # the card text itself is parsed apart (compiler/parser.py)
+        return sn.ScCardBlock(_loc(meta), n.File(_loc(meta), "", ()))
+
     def sc_new_game(self, meta, c):
         return sn.ScNewGame(_loc(meta), _word(c[0]) if c else None)
 

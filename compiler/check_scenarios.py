@@ -29,7 +29,7 @@ MAX_SEED = 2**63 - 1  # what a signed 64-bit integer holds: any replay file or o
 PLAIN_STATS = ("damage", "level", "cost")  # read from the card itself, not from the stats of the ruleset
 SETUP_FACTS = ("damage", "level")  # what a set-up line may set on a card, besides statuses and card states
 SETUP_ONLY = ("deck list", "jokers")  # lists a set-up registers; no zone holds them
-SECTIONS = ("setup", "choices", "expect", "transcript")
+SECTIONS = ("setup", "choices", "expect", "transcript", "cards")
 
 
 class Problems:
@@ -82,6 +82,8 @@ def _kind(item: n.Node) -> str:
     """Return what a top-level item is: a section's name, 'option NAME', or the header word."""
     if isinstance(item, sn.ScSection):
         return item.name
+    if isinstance(item, sn.ScCardBlock):
+        return "cards"
     if isinstance(item, sn.ScOption):
         return f"option {item.name.value}"
     words = {sn.ScTitle: "scenario", sn.ScRuleset: "ruleset", sn.ScSeed: "seed", sn.ScStop: "stop",
@@ -125,6 +127,8 @@ def _headers(sc: sn.ScenarioFile, out: Problems, rulesets: Collection[str]) -> N
                 out.number(face, "a die's face", 1, MAX_FACES)
         elif isinstance(item, sn.ScPlayers):
             out.number(item.value, "a number of players", 1)
+        elif isinstance(item, sn.ScCardBlock) and not item.file.items:
+            out.add(item, "E103", "'cards:' needs the cards it declares below it, indented, in the card language")
     for kind, line in (("scenario", "'scenario ID: title'"), ("ruleset", "'ruleset NAME'")):
         if kind not in firsts:
             out.found.append(Diagnostic("E103", f"a scenario needs a {line} line", sc.path, 1, 1))

@@ -10,12 +10,14 @@ file, the formatted text is parsed again and must give the same AST, or nothing 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from compiler import sheet_nodes as sn
 from compiler.diagnostics import CompileError, Diagnostic
+from compiler.fmt import format_text
 from compiler.parser import (
     parse_battle_scenario,
     parse_deck,
@@ -25,6 +27,7 @@ from compiler.parser import (
     parse_team,
     sheet_tokens,
 )
+from compiler.sheet_lines import CARDS_HEAD, card_blocks
 
 FORMATS = {".deck": "deck", ".sw": "party", ".scenario": "scenario", ".battle": "battle_scenario",
            ".team": "team", ".replay.json": "replay"}
@@ -57,11 +60,33 @@ def format_sheet(text: str, path: str, kind: str) -> str:
     tree, errors = _PARSERS[kind](text, path)
     if errors:
         raise CompileError(errors)
-    pretty = _json(tree) + "\n" if kind == "replay" else _lines(sheet_tokens(text + "\n", kind))
+    pretty = _json(tree) + "\n" if kind == "replay" else _scenario(text, path) if kind == "scenario" else \
+        _lines(sheet_tokens(text + "\n", kind))
     again, errors = _PARSERS[kind](pretty, path)
     if errors or again != tree:
         raise MeaningChanged(f"formatting {path} would change what it means")
     return pretty
+
+
+def _scenario(text: str, path: str) -> str:
+    """Return a scenario in canonical form: its lines, and under each 'cards:' line its card text as `cardc fmt`
+    prints a card file, indented one step."""
+    rest, cards = card_blocks(text)
+    pretty = _lines(sheet_tokens(rest + "\n", "scenario"))
+    if cards is None:
+        return pretty
+    lines, blocks = cards.split("\n"), []
+    heads = [i for i, line in enumerate(text.split("\n")) if CARDS_HEAD.fullmatch(line)] + [len(lines)]
+    for start, end in zip(heads, heads[1:], strict=False):
+        block = textwrap.dedent("\n".join(lines[start + 1:end]))
+        formatted = format_text(block, path) if block.strip() else ""
+        blocks.append([INDENT + x if x else "" for x in formatted.rstrip("\n").split("\n")] if formatted else [])
+    out: list[str] = []
+    for line in pretty.split("\n"):
+        out.append(line)
+        if CARDS_HEAD.fullmatch(line.split("  #")[0]) and blocks:
+            out += blocks.pop(0)
+    return "\n".join(out)
 
 
 def _lines(tokens: Iterable[Any]) -> str:

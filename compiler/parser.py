@@ -403,10 +403,27 @@ _take_callbacks(_ScenariosToAst, ScenarioParts, BattleScenarioParts, TeamParts, 
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> tuple[sn.ScenarioFile, list[Diagnostic]]:
-    """Return the AST of a scenario file's lines that parse, and a syntax error for each line that does not."""
-    scenario, errors = _parse_lines(text, path, "scenario")
+    """Return the AST of a scenario file's lines that parse, and a syntax error for each line that does not;
+    the text of its 'cards:' blocks goes through the card parser, located in the scenario file."""
+    rest, cards = sheet_lines.card_blocks(text)
+    scenario, errors = _parse_lines(rest, path, "scenario")
     assert isinstance(scenario, sn.ScenarioFile)
-    return scenario, errors
+    if cards is None:
+        return scenario, errors
+    try:
+        defs = parse(cards, path)
+    except CompileError as err:
+        return scenario, sorted(errors + err.diagnostics, key=lambda d: (d.line, d.col))
+    heads = [item.loc.line for item in scenario.items if isinstance(item, sn.ScCardBlock)]
+    items = tuple(replace(item, file=replace(defs, items=tuple(d for d in defs.items if _under(d, item, heads))))
+                  if isinstance(item, sn.ScCardBlock) else item for item in scenario.items)
+    return replace(scenario, items=items), errors
+
+
+def _under(definition: n.Node, block: sn.ScCardBlock, heads: list[int]) -> bool:
+    """Return whether a definition of a scenario's card text is written under this 'cards:' line (the last
+    one above it)."""
+    return max(h for h in heads if h < definition.loc.line) == block.loc.line
 
 
 def parse_battle_scenario(text: str, path: str = "<battle>") -> tuple[sn.BattleFile, list[Diagnostic]]:

@@ -10,6 +10,7 @@ sees the nesting and the parser's lexer reads the next line in the right state.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -28,7 +29,7 @@ DESCRIBED: dict[str, str | None] = {
     # replay files (JSON)
     "J_STRING": "a string", "J_NUMBER": "a number", "J_NL": None,
 }
-OUTSIDE = {"scenario": "an indented line outside a section (setup:, choices:, expect:, transcript:)",
+OUTSIDE = {"scenario": "an indented line outside a section (setup:, choices:, expect:, transcript:, cards:)",
            "battle_scenario": "an indented line; the lines of a battle scenario start at the start of the line",
            "team": "an indented line outside a character; a table's faces go under 'character NAME, LINE'"}
 MAX_ERRORS = 25  # per file, as for card files
@@ -132,6 +133,37 @@ def diagnostic(err: Any, pretty: dict[str, str], path: str, start: str) -> Diagn
     token = getattr(err, "token", None)
     kind, value = (token.type, str(token)) if token is not None else ("$END", "")
     return Diagnostic("E001", message(kind, value, expected, pretty, start), path, line, col)
+
+
+# ---------------------------------------------------------------- the card text of a scenario ('cards:')
+
+CARDS_HEAD = re.compile(r"cards[ \t]*:(?:[ \t]+(?:#.*)?)?\r?")
+
+
+def card_blocks(text: str) -> tuple[str, str | None]:
+    """Return a scenario's text without the lines of its 'cards:' blocks, and those lines alone (None if it has
+    no such block): each text keeps the other's lines as empty ones, so every line and column stays where it is.
+
+    A block is the lines after a 'cards:' line at the start of a line that are indented, with the blank and
+    comment lines between them."""
+    lines = text.split("\n")
+    inside = [False] * len(lines)
+    found = False
+    for i, line in enumerate(lines):
+        if not CARDS_HEAD.fullmatch(line):
+            continue
+        found, last = True, i
+        for j in range(i + 1, len(lines)):
+            if lines[j][:1] in (" ", "\t") and lines[j].strip():
+                last = j
+            elif lines[j].strip() and not lines[j].startswith("#"):
+                break
+        for j in range(i + 1, last + 1):
+            inside[j] = True
+    if not found:
+        return text, None
+    rest = "\n".join("" if inside[i] else line for i, line in enumerate(lines))
+    return rest, "\n".join(line if inside[i] else "" for i, line in enumerate(lines))
 
 
 # ---------------------------------------------------------------- replay files (JSON)

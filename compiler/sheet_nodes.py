@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from compiler.nodes import Name, Node
+from compiler.nodes import File, Name, Node
 
 # ---------------------------------------------------------------- line-based files (grammar/sheets.lark)
 
@@ -256,6 +256,13 @@ class ScSection(Node):
 
 
 @dataclass(frozen=True)
+class ScCardBlock(Node):
+    """'cards:' and the card-language text indented under it: cards, keywords and statuses for this scenario."""
+
+    file: File
+
+
+@dataclass(frozen=True)
 class ScRolls(Node):
     """'rolls: 4, 6, 1': the faces the game's dice show, in order (none: the game rolls no die)."""
 
@@ -269,7 +276,7 @@ class ScPlayers(Node):
     value: Word
 
 
-ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScRolls, ScPlayers, ScSection]
+ScItem = Union[ScTitle, ScRuleset, ScSeed, ScStop, ScOption, ScRolls, ScPlayers, ScSection, ScCardBlock]
 
 
 @dataclass(frozen=True)

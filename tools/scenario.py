@@ -19,6 +19,7 @@ from compiler.build import read_source
 from compiler.check_scenarios import SECTIONS, check_file, check_game, check_options, player_index, value
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.parser import parse_scenario
+from compiler.scenario_cards import ruleset_files, with_cards
 from runtime import engine, grid, turns
 from runtime.agents import ScriptedAgent, ScriptError
 from runtime.engine import Game
@@ -48,6 +49,7 @@ class Scenario:
     players: int = 0  # 'players N' (0: the ruleset's least)
     ast: sn.ScenarioFile | None = None  # the file as read, checked against the game before it runs
     source: str = ""  # the file's text, for the carets of its problems
+    cards: n.File | None = None  # the 'cards:' section: cards, keywords and statuses of this scenario only
     exact_lines: bool = False  # compare the lines of where abilities are written ('(cards.card:12)') too
 
 
@@ -99,6 +101,8 @@ def _scenario(ast: sn.ScenarioFile, text: str) -> Scenario:
             sc.rolls, sc.rolls_line = [value(face) for face in item.faces], item.loc.line
         elif isinstance(item, sn.ScPlayers):
             sc.players = value(item.value)
+        elif isinstance(item, sn.ScCardBlock):
+            sc.cards = item.file
         elif isinstance(item, sn.ScSection):
             sc.sections[item.name] = list(item.lines)
             sc.has_transcript = sc.has_transcript or item.name == "transcript"
@@ -245,6 +249,8 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
     """Play a scenario to its stop point and return every expectation it failed; raise ScenarioError
     with every problem of its lines against the game (unknown zones, cards, players ...) first."""
     game = game or _load(sc)
+    if sc.cards is not None:
+        game = _with_cards(game, sc)
     if sc.ast is not None:
         _raise_if(check_options(sc.ast, game), sc)
         game = game.with_options(sc.options) if sc.options else game
@@ -275,6 +281,15 @@ def run_scenario(sc: Scenario, game: Game | None = None) -> Outcome:
 def _raise_if(problems: list[Diagnostic], sc: Scenario) -> None:
     if problems:
         raise ScenarioError(problems, sc.source)
+
+
+def _with_cards(game: Game, sc: Scenario) -> Game:
+    """Return the game with the scenario's own cards (compiler/scenario_cards.py), or raise ScenarioError."""
+    assert sc.cards is not None
+    try:
+        return with_cards(game, ruleset_files(sc.ruleset, Path(sc.path), ROOT), sc.cards)
+    except CompileError as err:
+        raise ScenarioError(err.diagnostics, sc.source) from None
 
 
 def _load(sc: Scenario) -> Game:

@@ -92,7 +92,8 @@ def _order_diff(s: State, node: sn.ScLogOrder, where: str, exact: bool) -> list[
 def shown_log(log: list[str], full: bool) -> list[str]:
     """Return the game log under a failure: the last TAIL lines, or all with --full-log."""
     shown = log if full or len(log) <= TAIL else log[-TAIL:]
-    head = (f"game log ({len(log)} lines):" if len(shown) == len(log) else
+    lines = "line" if len(log) == 1 else "lines"
+    head = (f"game log ({len(log)} {lines}):" if len(shown) == len(log) else
             f"game log (the last {TAIL} of {len(log)} lines; --full-log shows them all):")
     return [head] + [f"  {line}" for line in shown]
 
