@@ -36,7 +36,7 @@ from runtime.agents import RandomAgent
 from tests.conftest import ROOT
 from tools import fuzz_targets, fuzzing
 from tools.cli import main
-from tools.scenario import run_paths
+from tools.scenario_runs import run_paths
 
 FOLDER = ROOT / "cards" / "simple_duel"
 SOURCES = {p.name: p.read_bytes() for p in sorted(FOLDER.glob("*.card"))}

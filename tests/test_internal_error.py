@@ -24,12 +24,12 @@ from tools.cli import EXIT_INTERNAL, main
 
 PLANTED = """
 import sys
-import tools.scenario
+import tools.scenario_runs
 
 def planted(*args, **kwargs):
     raise RuntimeError("planted bug\\n  on two lines")
 
-tools.scenario.run_paths = planted
+tools.scenario_runs.run_paths = planted
 from tools.cli import main
 sys.exit(main(["--root", sys.argv[1], "scenario", sys.argv[2]]))
 """
@@ -78,7 +78,7 @@ def test_an_interrupt_prints_one_line_and_exits_130(monkeypatch: pytest.MonkeyPa
     def interrupted(*args: object, **kwargs: object) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("tools.scenario.run_paths", interrupted)
+    monkeypatch.setattr("tools.scenario_runs.run_paths", interrupted)
     assert main(["--root", str(ROOT), "scenario", str(_a_scenario())]) == 130
     assert capsys.readouterr().err == "cardc: interrupted\n"
 
@@ -93,7 +93,7 @@ def test_a_missing_module_is_a_ruleset_not_compiled_only_under_generated(
     def importing(*args: object, **kwargs: object) -> int:  # what a reader naming that module would raise
         raise ModuleNotFoundError(f"No module named '{missing}'", name=missing)
 
-    monkeypatch.setattr("tools.scenario.run_paths", importing)
+    monkeypatch.setattr("tools.scenario_runs.run_paths", importing)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)  # tempfile caches its folder: read TMPDIR again
     assert main(["--root", str(ROOT), "scenario", str(_a_scenario())]) == code

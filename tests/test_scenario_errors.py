@@ -26,7 +26,8 @@ from runtime.load import load_game
 from tests.test_parties import Case, cases_of
 from tools.battle.scenario import parse_scenario as parse_battle
 from tools.battle.scenario import run_scenario as run_battle
-from tools.scenario import ScenarioError, known_rulesets, run_paths, run_scenario, scenario_from_text
+from tools.scenario import ScenarioError, known_rulesets, run_scenario, scenario_from_text
+from tools.scenario_runs import run_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_FILE = ROOT / "tests" / "errors" / "scenarios.txt"

@@ -186,8 +186,7 @@ def _option_item(text: str) -> str:
 
 def cmd_scenario(args: argparse.Namespace) -> int:
     from compiler.build import read_source
-    from tools.scenario import run_paths
-    from tools.scenario_runs import discover_files
+    from tools.scenario_runs import discover_files, run_paths
 
     for path in discover_files(args.root, args.paths):  # bytes that are not UTF-8: E005, located, before any runs
         read_source(path, str(path))

@@ -382,11 +382,3 @@ def discover(root: Path, paths: list[Path]) -> list[Path]:
     for p in paths:
         found += sorted(p.rglob("*.scenario")) if p.is_dir() else [p]
     return found
-
-
-def run_paths(root: Path, paths: list[Path], update: bool = False, full_log: bool = False,
-              exact_lines: bool = False) -> int:
-    """Run scenario and battle files (tools/scenario_runs.py), one line each and a summary; return the exit code."""
-    from tools.scenario_runs import run_files
-
-    return run_files(root, paths, update, full_log, exact_lines)

@@ -124,10 +124,10 @@ def actual(s: State, line: n.Node, exact: bool = False) -> str:
     if isinstance(line, sn.ScAmount):
         return f"P{p + 1} {line.key.value} {s.players[p].resources[line.key.value]}"
     assert isinstance(line, sn.ScSlot), line
-    held, index = zones[line.zone.value], value(line.index)
-    if not 1 <= index <= len(held):
-        return f"P{p + 1} {line.zone.value} has {len(held)} card(s)"
-    return f"P{p + 1} {line.zone.value}[{index}] {_fact(s, held[index - 1], line.fact)}"
+    ids, index = zones[line.zone.value], value(line.index)
+    if not 1 <= index <= len(ids):
+        return f"P{p + 1} {line.zone.value} has {len(ids)} card(s)"
+    return f"P{p + 1} {line.zone.value}[{index}] {_fact(s, ids[index - 1], line.fact)}"
 
 
 def _log_actual(s: State, line: sn.ScLog, exact: bool) -> str:

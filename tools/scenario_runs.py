@@ -2,7 +2,7 @@
 file and a summary. With no PATH it runs every scenario of tests/scenarios/ and every battle of
 tests/battles/ (the files that play the project's compiled rulesets); a folder is searched for both kinds.
 A battle file names no ruleset: the rules are those of the nearest folder above it named after a compiled
-ruleset (tests/battles/marguerite/). A failure prints its diffs and the game log (tools/scenario_report.py).
+ruleset (tests/battles/marguerite/). A failure prints its diffs and the game log (tools/scenario_report.py). `run_paths` is what `cardc scenario` calls.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Runs:
         self.failed += 1
 
 
-def run_files(root: Path, paths: list[Path], update: bool = False, full_log: bool = False,
+def run_paths(root: Path, paths: list[Path], update: bool = False, full_log: bool = False,
               exact_lines: bool = False) -> int:
     """Run scenario and battle files, print one line per file and a summary; return the exit code."""
     runs = Runs(root, update, full_log, exact_lines)
