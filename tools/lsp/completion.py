@@ -35,7 +35,7 @@ def complete(kind: str, text: str, offset: int, folder: Folder | None) -> list[I
     items += [Item(p, "event") for p in v.EVENT_PHRASES if p.split()[0] in words and " " in p]
     sheet = kind != "card"  # a line-based file may name a card, a status or a zone on most of its lines
     if folder is not None:
-        items += _names(folder, kind, sheet or "NAME" in expected or not expected, sheet or "STRING" in expected)
+        items += _names(folder, kind, sheet or "NAME" in expected or not expected, sheet or "STRING" in expected or not expected)
     return list(dict.fromkeys(items))
 
 
