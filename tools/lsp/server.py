@@ -109,14 +109,13 @@ def on_hover(ls: CardServer, params: t.HoverParams) -> t.Hover | None:
         return None
     found = names.at(folder, text, offset, place.kind)
     token = token_at(text, offset)
+    shown: str | None = None
     if found is not None:
         shown = hover.definition_hover(found)
     elif token is not None and token[0] == "word":
         line_start = text.rfind("\n", 0, offset) + 1
         line = text[line_start:text.find("\n", offset) if "\n" in text[offset:] else len(text)]
         shown = hover.word_hover(folder, line, offset - line_start, text[token[1]:token[2]])
-    else:
-        shown = None
     where = _range(text, token[1], token[2]) if token else None
     return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, shown), where) if shown else None
 
