@@ -103,29 +103,38 @@ def read_source(path: Path, rel: str) -> str:
 
 def compile_ruleset(root: Path, folder: Path, use_keys: bool) -> list[Output]:
     """Return the generated files of one card folder; raise CompileError listing every problem."""
+    files, symbols, problems = read_folder(root, folder)
+    if problems:
+        raise CompileError(problems)
+    return _outputs(root, folder, files, symbols, use_keys)
+
+
+def read_folder(root: Path, folder: Path, texts: dict[Path, str] | None = None):
+    """Return the parsed card files of a folder with their texts, its symbols and every problem, in source
+    order. `texts` gives the text of some files instead of what is on disk (an editor's unsaved text)."""
+    texts = texts or {}
     problems: list[Diagnostic] = []
     files: list[tuple[n.File, str]] = []
     bad = _name_problem(folder, folder.relative_to(root).as_posix())
     if bad:
         problems.append(bad)
-    for path in sorted(folder.glob("*.card")):
+    for path in sorted(set(folder.glob("*.card")) | {p for p in texts if p.parent == folder}):
         rel = path.relative_to(root).as_posix()
         try:
-            if not inside(root / "cards", path):
+            if path not in texts and not inside(root / "cards", path):
                 raise CompileError([Diagnostic("E301", "this card file links outside cards/; refusing to read it",
                                                rel, 1, 1)])
-            bad = _name_problem(path, rel)
+            unsaved = path in texts and not path.is_file()  # named by its stem, as a file on disk is
+            bad = _name_problem(path.with_suffix("") if unsaved else path, rel)
             if bad:
                 raise CompileError([bad])
-            text = read_source(path, rel)
+            text = texts[path] if path in texts else read_source(path, rel)
             files.append((parse(text, rel), text))
         except CompileError as err:
             problems += err.diagnostics
     symbols = collect([f for f, _ in files])
     problems += validate([f for f, _ in files], symbols)
-    if problems:
-        raise CompileError(problems)
-    return _outputs(root, folder, files, symbols, use_keys)
+    return files, symbols, sorted(problems, key=Diagnostic.sort_key)
 
 
 def _outputs(root: Path, folder: Path, files, symbols, use_keys: bool) -> list[Output]:

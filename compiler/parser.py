@@ -478,3 +478,23 @@ def parse_replay(text: str, path: str = "<replay>") -> tuple[sn.JValue | None, l
         return None, [sheet_lines.json_diagnostic(err, lark.terminals, path)]
     problem = sheet_lines.json_problem(text, tree, path)  # a form feed, or nesting past MAX_DEPTH
     return (None, [problem]) if problem else (_ReplaysToAst().transform(tree), [])
+
+
+# ---------------------------------------------------------------- completion (the language server)
+
+
+def expected_at(text: str, offset: int, start: str = "start") -> list[str]:
+    """Return what the grammar accepts at an offset of a text: each literal terminal as it is written
+    ('when', '{'), each other terminal by its name ('NAME', 'STRING', 'INT'); [] if the text before the
+    offset does not parse. `start` is 'start' (card files) or a start rule of grammar/sheets.lark."""
+    lark = _lark() if start == "start" else _scenarios() if start in ("scenario", "battle_scenario", "team") \
+        else _sheets()
+    kwargs = {} if start == "start" else {"start": start}
+    parser = lark.parse_interactive(text[:offset], **kwargs)
+    try:
+        for token in parser.lexer_thread.lex(parser.parser_state):
+            parser.feed_token(token)
+    except UnexpectedInput:
+        return []
+    spelled = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+    return sorted({spelled.get(name, name) for name in parser.accepts() if name != "$END"})

@@ -1,4 +1,4 @@
-"""The `cardc` command line: build, check, fmt, play, scenario, fuzz, replay.
+"""The `cardc` command line: build, check, fmt, play, scenario, fuzz, replay, lsp.
 
 Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
 violation or a replay that still fails, a file that cannot be read; 2 wrong usage; 3 an internal error
@@ -224,6 +224,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return replay_command(args.root, args.file, args.scenario)
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from tools.lsp.server import run
+
+    return run(args.root)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardc", description="The card rules compiler.")
     p.add_argument("--root", type=Path, default=Path("."), help="project folder (default: .)")
@@ -281,6 +287,8 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("file", type=Path)
     rp.add_argument("--scenario", type=Path, default=None, help="once it passes, write a regression scenario here")
     rp.set_defaults(func=cmd_replay)
+    ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
+    ls.set_defaults(func=cmd_lsp)
     return p
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from compiler.party_files import load_party
+from compiler.build import read_source
+from compiler.party_files import parse_party
 from runtime.battle.parties import Budget, SwordsmanSpec
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules
@@ -26,9 +27,14 @@ def budget_of(rules: Rules) -> Budget | None:
 def read_party(rules: Rules, path: Path) -> list[SwordsmanSpec]:
     """Return a party file's swordsmen, checked against the swords and the budget (CompileError, located,
     with every problem if it is bad)."""
+    return party_from_text(rules, read_source(path, str(path)), str(path))
+
+
+def party_from_text(rules: Rules, text: str, path: str) -> list[SwordsmanSpec]:
+    """Return the swordsmen of a party file's text, checked as read_party checks a file (CompileError)."""
     others = {name: f"a {card.kind}" + (" (built)" if card.token else "")
               for name, card in rules.cards.items() if card.kind not in rules.sword_kinds}
-    return load_party(path, rules.spellings, others, budget_of(rules))
+    return parse_party(text, path, rules.spellings, others, budget_of(rules))
 
 
 def sample_parties(root: Path, ruleset: str) -> list[Path]:
