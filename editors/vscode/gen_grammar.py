@@ -78,7 +78,8 @@ def vocabulary(rules: dict[str, list[str]]) -> dict[str, list[str]]:
         "verbs": sorted(set(lark_words.first_words(rules, "_effect")) - NOT_VERBS - {"can't", "cannot"}),
         "states": sorted(v.CARD_STATES),
     }
-    single = {w for ws in lists.values() for w in ws if " " not in w}
+    lists["actions"] = sorted(v.ACTIONS)
+    single = {w for key, ws in lists.items() if key != "fields" for w in ws if " " not in w}
     lists["keywords"] = sorted(lark_words.words(rules) - single - {"and", "or", "not"})
     return lists
 
@@ -158,6 +159,7 @@ def _word_rules(words: dict[str, list[str]], names: dict[str, list[str]]) -> lis
         word_rule("variable.language.object.card", words["objects"]),
         word_rule("keyword.operator.logical.card", ["and", "or", "not"]),
         word_rule("support.function.effect.card", words["verbs"]),
+        word_rule("support.function.action.card", words["actions"]),
         word_rule("support.constant.zone.card", names["zones"]),
         word_rule("support.class.kind.card", names["kinds"]),
         word_rule("support.variable.stat.card", names["stats"]),
