@@ -22,6 +22,7 @@ for folder in (HERE, ROOT):
 import card_names  # noqa: E402
 import gen_sheets  # noqa: E402
 import lark_words  # noqa: E402
+
 from runtime import vocabulary as v  # noqa: E402
 
 SYNTAXES = HERE / "syntaxes"
