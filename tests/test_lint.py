@@ -13,7 +13,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff_is_clean():
-    result = _run("ruff", "check", "compiler", "runtime", "tools", "tests", "benchmarks")
+    result = _run("ruff", "check", "compiler", "runtime", "tools", "tests", "benchmarks", "editors")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
