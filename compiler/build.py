@@ -111,7 +111,10 @@ def _outputs(root: Path, folder: Path, files, symbols, use_keys: bool) -> list[O
                              .encode()).hexdigest()[:32]
         out = Output(path, key)
         if not (use_keys and _unchanged_on_disk(root / path, key)):
-            out.text = _with_key(render("module.py.j2", lower_file(f, symbols, f.path) | {"key": "PENDING-0"}), key)
+            # the stamp is what compiler/freshness.py compares without parsing
+            stamp = f"{source_hash(text.encode('utf-8'))} compiler {compiler_fingerprint()[:16]}"
+            context = lower_file(f, symbols, f.path) | {"key": "PENDING-0", "stamp": stamp}
+            out.text = _with_key(render("module.py.j2", context), key)
         outputs.append(out)
     outputs.append(Output(f"{out_dir}/__init__.py", "", _registry(folder.name, files)))
     return outputs
@@ -121,9 +124,7 @@ def _registry(ruleset: str, files) -> str:
     """Return the package module that lists every definition of a ruleset, sorted by name."""
     from compiler.lower import registry_context
 
-    stamp = {"compiler": compiler_fingerprint()[:32],  # what compiler/freshness.py compares without parsing
-             "sources": [{"name": Path(f.path).name, "hash": source_hash(text.encode("utf-8"))} for f, text in files]}
-    return render("registry.py.j2", registry_context(ruleset, [f for f, _ in files]) | stamp)
+    return render("registry.py.j2", registry_context(ruleset, [f for f, _ in files]))
 
 
 def _with_key(text: str, key: str) -> str:

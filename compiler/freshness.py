@@ -1,10 +1,11 @@
 """Whether generated/ is up to date, answered without parsing anything: the build's keys and stamps.
 
-Each ruleset's registry (generated/<ruleset>/__init__.py) records the compiler's fingerprint and a hash
-of every card file it was built from (`# cardc-compiler:` and `# cardc-source:` lines); each generated
-module records a hash of its own body (compiler/build.py's key line). `outdated(root)` hashes the card
-files and compares: it reads bytes and imports neither Lark nor black, so a command that runs compiled
-cards can ask it every time (tools/fresh.py).
+Each generated module records, below its key line (compiler/build.py), a hash of the card file it was
+built from and the compiler's fingerprint (`# cardc-source: <hash> compiler <fingerprint>`), and its key
+line a hash of its own body. `outdated(root)` hashes the card files and compares: it reads bytes and
+imports neither Lark nor black, so a command that runs compiled cards can ask it every time
+(tools/fresh.py). A module's key also covers the names of the whole ruleset; those change only with the
+text of some card file, which this check sees.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from pathlib import Path
 from runtime.folder_recovery import recover
 
 KEY_LINE = re.compile(r"^# cardc-key: ([0-9a-f]+)-([0-9a-f]+)\n", re.M)
-COMPILER_LINE = re.compile(r"^# cardc-compiler: ([0-9a-f]+)$", re.M)
-SOURCE_LINE = re.compile(r"^# cardc-source: (\S+) ([0-9a-f]+)$", re.M)
+STAMP_LINE = re.compile(r"^# cardc-source: ([0-9a-f]+) compiler ([0-9a-f]+)$", re.M)
 REGISTRY = "__init__.py"
 # compiler modules that never decide generated code; every other one is part of the fingerprint
 NOT_PIPELINE = ("__init__", "fmt", "gen", "interpret", "interpret_battle", "interpret_battle_effects",
@@ -75,50 +75,29 @@ def outdated(root: Path) -> list[str]:
 def _folder_reasons(root: Path, folder: Path) -> list[str]:
     """Return why one ruleset's generated folder is out of date."""
     out = root / "generated" / folder.name
-    try:
-        registry = (out / REGISTRY).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    if not (out / REGISTRY).is_file():
         return [f"generated/{folder.name}/ was never built"]
-    built = COMPILER_LINE.search(registry)
-    if built is None or built.group(1) != compiler_fingerprint()[:32]:
-        return [f"the compiler changed since generated/{folder.name}/ was built"]
-    recorded = dict(SOURCE_LINE.findall(registry))
-    return _source_reasons(root, folder, recorded) + _module_reasons(root, out, recorded)
-
-
-def _source_reasons(root: Path, folder: Path, recorded: dict[str, str]) -> list[str]:
-    """Return each card file that is new, changed or removed since the registry was written."""
     rel = folder.relative_to(root).as_posix()
-    reasons, present = [], set()
-    for path in sorted(folder.glob("*.card")):
-        present.add(path.name)
-        try:
-            digest = source_hash(path.read_bytes())
-        except OSError:
-            digest = ""  # unreadable: the build reports it, located
-        if path.name not in recorded:
-            reasons.append(f"{rel}/{path.name} is new")
-        elif recorded[path.name] != digest:
-            reasons.append(f"{rel}/{path.name} changed")
-    return reasons + [f"{rel}/{name} was removed" for name in sorted(set(recorded) - present)]
-
-
-def _module_reasons(root: Path, out: Path, recorded: dict[str, str]) -> list[str]:
-    """Return each generated module that is missing, edited by hand, or produced by no card file."""
-    wanted = {Path(name).stem + ".py" for name in recorded} | {REGISTRY}
-    reasons = []
-    for name in sorted(wanted - {REGISTRY}):
-        if not _intact(out / name):
-            reasons.append(f"{(out / name).relative_to(root).as_posix()} is missing or was edited")
+    sources = sorted(folder.glob("*.card"))
+    reasons = [r for path in sources if (r := _module_reason(root, path, out / f"{path.stem}.py", rel))]
+    wanted = {f"{path.stem}.py" for path in sources} | {REGISTRY}
     extra = sorted(p.name for p in out.glob("*.py") if p.name not in wanted)
-    return reasons + [f"{(out / name).relative_to(root).as_posix()} has no card file" for name in extra]
+    return reasons + [f"{rel}/{Path(name).stem}.card was removed" for name in extra]
 
 
-def _intact(path: Path) -> bool:
-    """Return whether a generated module's body still matches the hash its key line records."""
+def _module_reason(root: Path, source: Path, module: Path, rel: str) -> str:
+    """Return why one card file's module is out of date ('' when it is not)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = module.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return False
-    match = KEY_LINE.search(text)
-    return match is not None and match.group(2) == body_hash(text[match.end():])
+        return f"{rel}/{source.name} is new"
+    key, stamp = KEY_LINE.search(text), STAMP_LINE.search(text)
+    if key is None or key.group(2) != body_hash(text[key.end():]) or stamp is None:
+        return f"{module.relative_to(root).as_posix()} was edited"
+    if stamp.group(2) != compiler_fingerprint()[:16]:
+        return f"the compiler changed since {module.relative_to(root).as_posix()} was built"
+    try:
+        digest = source_hash(source.read_bytes())
+    except OSError:
+        digest = ""  # unreadable: the build reports it, located
+    return "" if digest == stamp.group(1) else f"{rel}/{source.name} changed"
