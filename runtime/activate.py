@@ -53,4 +53,5 @@ def use(s: State, player: int, cid: int, round_: list | None = None) -> None:
     ctx = _ctx(s, cid, index)
     ctx.item, ctx.stamp = s.next_id(), s.tick()
     s.stack.append(ctx)
+    s.notify("fired", ctx)
     s.tasks += [["resolve", ctx.item], *([round_] if round_ else []), ["targets", ctx.item]]

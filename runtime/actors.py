@@ -105,4 +105,5 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
         return
     done.item, done.stamp = s.next_id(), s.tick()
     s.stack.append(done)
+    s.notify("fired", done)
     s.tasks += [["resolve", done.item], ["targets", done.item]]

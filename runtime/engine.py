@@ -185,9 +185,9 @@ class Game:
         return cid
 
     def new_game(self, decks: list[list], seed: int, first: int | None = None,
-                 pause: list | None = None, rolls: list[int] | None = None) -> State:
+                 pause: list | None = None, rolls: list[int] | None = None, watch: Any = None) -> State:
         """Return the state at the first decision of a new game: decks shuffled, hands drawn; one deck per
-        player, as many players as the ruleset's 'players' line allows."""
+        player, as many players as the ruleset's 'players' line allows; `watch` observes abilities (State)."""
         rs = self.ruleset
         if not rs.players <= len(decks) <= max(rs.max_players, rs.players):
             most = max(rs.max_players, rs.players)
@@ -198,6 +198,7 @@ class Game:
             if problems:
                 raise ValueError(f"deck of P{p + 1}: " + "; ".join(problems))
         s = self.empty_state(seed, len(decks), rolls)
+        s.watch = watch
         for p, deck in enumerate(decks):
             self._set_up(s, p, deck)
         if first is not None:

@@ -44,6 +44,7 @@ def _its_turn(s: State, ctx: Ctx) -> bool:
     if reason:
         s.say(f"{q.shown(s, ctx.source)} {reason}")
         s.stack.remove(ctx)
+        s.notify("fizzled", ctx, reason)
         return False
     if ctx.used is None:  # announced once, even if its targets take a decision
         announce(s, ctx)
@@ -107,11 +108,13 @@ def at_will_task(s: State, task: list) -> None:
             if reason:
                 s.say(f"{q.shown(s, waiting.source)} {reason}")
                 s.stack.remove(waiting)
+                s.notify("fizzled", waiting, reason)
                 items = [i for i in items if i != waiting.item]
         task[3] = items
     if passes >= 2 or not items:
         for left in [c for c in (find_item(s, i) for i in items) if c is not None]:
             s.stack.remove(left)  # what nobody used stays set
+            s.notify("fizzled", left, "nobody used it")
         return
     player = (s.active + k) % len(s.players)
     mine = [ctx for ctx in (find_item(s, i) for i in items) if ctx is not None and ctx.controller == player
@@ -180,6 +183,7 @@ def _choose(s: State, task: list, ctx: Ctx, ab: Ability, at_resolution: bool, st
             elif not chosen and not spec.up_to:
                 s.say(f"{q.shown(s, ctx.source)}: no legal target; the ability is removed")
                 s.stack.remove(ctx)
+                s.notify("fizzled", ctx, "it had no legal target")
                 return False
             continue
         if len(options) <= spec.count - len(chosen) and not spec.up_to:
@@ -224,6 +228,7 @@ def resolve_task(s: State, task: list) -> None:
     if not _source_present(s, ab, ctx):
         s.say(f"{q.shown(s, ctx.source)} has left the field; its ability is lost")
         s.stack.remove(ctx)
+        s.notify("fizzled", ctx, "its source left the field")
         return
     if not _window(s, task, ctx):
         return
@@ -232,9 +237,11 @@ def resolve_task(s: State, task: list) -> None:
     s.stack.remove(ctx)
     if not _recheck(s, ab, ctx):
         s.say(f"{q.shown(s, ctx.source)}: every target is gone; the ability fizzles")
+        s.notify("fizzled", ctx, "every target was gone")
         return
     if ab.has_condition and not ab.condition(s, ctx):
         s.say(f"{q.shown(s, ctx.source)}: the condition no longer holds")
+        s.notify("fizzled", ctx, "its condition no longer held")
         return
     if ab.hurts:  # the anti-stalemate rule: targets past the range, and by how much (positions.shortfall)
         ctx.far = [[x, k] for slot in ctx.targets for x, _ in slot if not q.is_player(x)
@@ -333,6 +340,7 @@ def _resolve(s: State, ab: Ability, ctx: Ctx) -> None:
         c.face_down = False
         s.say(f"face-down card#{c.id} is revealed: {q.describe(s, c.id)}")
     s.say(f"{q.describe(s, ctx.source)} resolves ({ab.where})")
+    s.notify("resolved", ctx)
     ctx.step = 0
     s.resolving.append(ctx)
     s.tasks.append(["resolve_step", ctx.item])

@@ -90,7 +90,7 @@ def copy_of(ctx: Ctx) -> dict:
     return _copied(ctx.__dict__)
 
 
-_NOT_COPIED = ("rng", "game", "index_cache")  # copied apart, shared, or rebuilt on demand
+_NOT_COPIED = ("rng", "game", "index_cache", "watch")  # copied apart, shared, rebuilt on demand, or not at all
 
 
 def _copied(obj: Any) -> Any:
@@ -161,10 +161,14 @@ class State:
     cycle: int = 0  # passes through the order so far: the round, where turns go to cards
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
+    # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
+    # an ability goes on the stack ('fired'), starts resolving ('resolved') or is removed unresolved
+    # ('fizzled'). Not game state: never serialized, and a snapshot (a trial on a copy) has none.
+    watch: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         """Return the state as plain JSON-ready data (the RNG state included)."""
-        data = {k: _to_plain(v) for k, v in self.__dict__.items() if k not in ("game", "index_cache", "rng")}
+        data = {k: _to_plain(v) for k, v in self.__dict__.items() if k not in ("game", "index_cache", "rng", "watch")}
         version, internal, gauss = self.rng.getstate()
         data["rng"] = [version, list(internal), gauss]
         return data
@@ -201,6 +205,11 @@ class State:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    def notify(self, what: str, ctx: Ctx, why: str = "") -> None:
+        """Tell the observer, if any, what happened to an ability (see `watch`)."""
+        if self.watch is not None:
+            self.watch(self, what, ctx, why)
 
     def touch(self) -> None:
         """Forget derived indexes after a change to zones, statuses or grants."""

@@ -108,6 +108,7 @@ def stack_pending(s: State) -> bool:
     for ctx in pending:
         ctx.item, ctx.stamp = s.next_id(), s.tick()
         s.stack.append(ctx)
+        s.notify("fired", ctx)
         if not by_priority:  # with priority levels an ability is announced when its turn comes
             announce(s, ctx)
     # The task agenda is last-in first-out: push so that targets are chosen in order, then the

@@ -226,6 +226,7 @@ def cast(s: State, cid: int, ctx: Ctx | None, round_: list | None = None) -> Non
         return
     ctx.item, ctx.stamp = s.next_id(), s.tick()
     s.stack.append(ctx)
+    s.notify("fired", ctx)
     s.tasks += [["spell_done", cid], ["resolve", ctx.item], *([round_] if round_ else []), ["emit", "played", cid],
                 ["targets", ctx.item]]
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import build, fingerprint_files, stale
+from compiler.build import build, stale
+from compiler.freshness import fingerprint_files
 from compiler.parser import parse
 from compiler.symbols import collect
 from tests.conftest import ROOT

@@ -289,7 +289,15 @@ def parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
     ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
     ls.set_defaults(func=cmd_lsp)
+    for runs_cards in (pl, tr, sc, fz, rp):
+        _add_no_build(runs_cards)
     return p
+
+
+def _add_no_build(sub: argparse.ArgumentParser) -> None:
+    """Give a command that runs compiled cards its --no-build flag (tools/fresh.py)."""
+    sub.add_argument("--no-build", action="store_true",
+                     help="refuse a stale generated/ instead of rebuilding it first")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,6 +320,12 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     sys.path.insert(0, str(args.root))
     try:
+        if hasattr(args, "no_build"):  # a command that runs compiled cards: never old code
+            from tools.fresh import ensure_built
+
+            stop = ensure_built(args.root, args.command, args.no_build, _print_errors)
+            if stop is not None:
+                return stop
         return int(args.func(args))
     except CompileError as err:
         _print_errors(err, args.root)

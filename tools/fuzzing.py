@@ -104,12 +104,13 @@ def _describe(s: State, action: Action) -> str:
 
 
 def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
-                 max_actions: int = MAX_ACTIONS) -> Run:
-    """Play one game, checking everything after every action; never raises for a broken game."""
+                 max_actions: int = MAX_ACTIONS, watch: Any = None) -> Run:
+    """Play one game, checking everything after every action; never raises for a broken game. `watch`
+    observes the game's abilities (runtime/state.py State.watch; the replay check plays unobserved)."""
     run = Run(seed, [list(d) for d in decks])
     s: State | None = None
     try:
-        s = game.new_game([list(d) for d in decks], seed)
+        s = game.new_game([list(d) for d in decks], seed, watch=watch)
         _check_invariants(s, "after the set-up")
         text = s.to_json()
         while not engine.is_terminal(s):
