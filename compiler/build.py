@@ -54,7 +54,7 @@ class Report:
 
 
 # compiler modules that never decide generated code; every other one is part of the fingerprint
-NOT_PIPELINE = ("__init__", "fmt", "gen", "interpret", "interpret_battle", "interpret_battle_effects",
+NOT_PIPELINE = ("__init__", "gen", "rules_check", "interpret", "interpret_battle", "interpret_battle_effects",
                 "interpret_reading", "interpret_terms")
 
 

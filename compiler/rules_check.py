@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from compiler import nodes as n
+from compiler.build import read_source, rulesets
 from compiler.diagnostics import Diagnostic
+from compiler.parser import parse
 from compiler.rules_text import render
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -141,3 +144,13 @@ def check_item(item: n.Item, path: str) -> list[Diagnostic]:
 def check_texts(files: list[n.File]) -> list[Diagnostic]:
     """Return every text warning of a ruleset's files, in source order."""
     return [d for f in files for item in f.items for d in check_item(item, f.path)]
+
+
+def project_warnings(root: Path) -> list[Diagnostic]:
+    """Return every text warning of a project's card folders (cards/<ruleset>/*.card), in source order."""
+    found: list[Diagnostic] = []
+    for folder in rulesets(root):
+        paths = sorted(folder.glob("*.card"))
+        rels = [p.relative_to(root).as_posix() for p in paths]
+        found += check_texts([parse(read_source(p, rel), rel) for p, rel in zip(paths, rels, strict=True)])
+    return sorted(found, key=Diagnostic.sort_key)
