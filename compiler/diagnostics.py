@@ -40,26 +40,39 @@ CODES = {
     "E210": "bad number in a replay file",
     "E301": "path outside the project",
     "E302": "file name cannot name a module",
+    # warnings: the build goes on; `cardc check --strict` fails on them
+    "W001": "the text and the abilities differ in scope",
+    "W002": "the text and the abilities differ in targets",
+    "W003": "the text and the abilities differ in numbers",
+    "W004": "the text and the abilities differ in effects",
 }
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One error at a place in a file."""
+    """One error (or, with severity 'warning', one warning) at a place in a file; notes follow the caret."""
 
     code: str
     message: str
     path: str
     line: int
     col: int
+    severity: str = "error"
+    notes: tuple[str, ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str]:
         """Return the key that puts diagnostics in source order."""
         return (self.path, self.line, self.col, self.message)
 
     def render(self, source: str | None) -> str:
-        """Return 'path:line:col: CODE message', then the source line and a caret under the column."""
-        head = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        """Return 'path:line:col: CODE message' ('warning CODE' for a warning), the source line, a caret
+        under the column, then the notes."""
+        word = "warning " if self.severity == "warning" else ""
+        head = f"{self.path}:{self.line}:{self.col}: {word}{self.code} {self.message}"
+        return "\n".join([self._located(head, source), *(f"    {note}" for note in self.notes)])
+
+    def _located(self, head: str, source: str | None) -> str:
+        """Return the head with the source line and the caret under it, when the source holds that line."""
         if source is None or self.line < 1:
             return head
         lines = source.split("\n")  # the parser counts only \n as a line break

@@ -42,6 +42,7 @@ from compiler.interpret_terms import (
     test,
     value,
 )
+from compiler.rules_text import render
 from compiler.symbols import Symbols  # the names the checker collected (check is shared)
 from runtime import actions, choices, turns
 from runtime import effects as fx
@@ -591,6 +592,7 @@ class Card:
         self.attributes = {i.attr.value: i.value.value for d in parts(n.AttrsDecl) for i in d.items}
         self.keywords = tuple((k.name.value, k.args) for d in parts(n.KeywordsDecl) for k in d.items)
         self.text = texts[0].text if texts else CardDef.text
+        self.rules = render(card)
         self.token = bool(parts(n.TokenDecl))
         slots = parts(n.SlotsDecl)
         self.slots = tuple(x.value for x in slots[0].genres) if slots else CardDef.slots
@@ -614,6 +616,7 @@ class Keyword:
         self.where = f"{where}:{kw.loc.line}"
         self.params = tuple(params)
         self.text = kw.text if kw.text is not None else KeywordDef.text
+        self.rules = render(kw)
         self.abilities = abilities(kw.abilities, symbols, where, params)
 
 
@@ -630,6 +633,7 @@ class Status:
             setattr(self, "klass" if key == "class" else key, int(setting) if key == "influence" else setting)
         self.param = st.param.value if st.param is not None else StatusDef.param
         self.text = st.text if st.text is not None else StatusDef.text
+        self.rules = render(st)
         self.abilities = abilities(st.abilities, symbols, where, {self.param: 0} if self.param else {})
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from compiler import nodes as n
 from compiler.interpret import Status, _cond_fn, _value_fn, body, interpreted_items
 from compiler.interpret_terms import Env, Run
+from compiler.rules_text import render
 from compiler.symbols import Symbols
 from runtime import vocabulary as v
 from runtime.battle.rules import Rules
@@ -77,6 +78,7 @@ class Sword:
         self.names = tuple(x for d in parts(n.NamesDecl) for x in d.names)
         self.swords = tuple(x for d in parts(n.SwordsDecl) for x in d.names)
         self.text = texts[0].text if texts else CardDef.text
+        self.rules = render(card)
         self.token, self.subtarget = bool(parts(n.TokenDecl)), bool(parts(n.SubtargetDecl))
         self.repeat = CardDef.repeat
         self._each: Script | None = None
@@ -120,6 +122,7 @@ class Enchantment:
         self.name, self.where, self.params = e.name.value, f"{where}:{e.loc.line}", tuple(params)
         self.stacking, self.shift, self.vanishes, self.whole = e.stacking, e.shift, e.vanishes, e.whole
         self.text = e.text if e.text is not None else EnchantmentDef.text
+        self.rules = render(e)
         self.cost_value = e.mp_cost[1].value if e.mp_cost is not None else EnchantmentDef.cost_value
         self._launch = _optional(e.launch, env, _value_fn, None)
         self._executable = _optional(e.executable, env, _cond_fn, True)

@@ -22,7 +22,9 @@ from compiler.lower_terms import (
     filter_const,
     obj,
     possessive_obj,
+    rules_field,
 )
+from compiler.rules_text import render_ability
 from compiler.settings import ruleset_settings
 from compiler.symbols import Symbols, singular, trigger_event
 from runtime import vocabulary as v
@@ -471,6 +473,7 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
                                                    ("attributes", attrs), ("keywords", kws)) if val]
     if texts:
         fields.append(field_("text", repr(texts[0].text)))
+    fields += rules_field(card)
     if _parts(card, n.TokenDecl):
         fields.append(field_("token", "True"))
     for sl in _parts(card, n.SlotsDecl)[:1]:
@@ -482,6 +485,8 @@ def card_class(card: n.Card, sym: Symbols, where: str, name: str) -> dict:
     if (values := attribute_values(card)) is not None:
         fields.append(field_("attribute_values", repr(values)))
     inner, names = abilities(card.abilities, sym, where, "card", {})
+    for context, a in zip(inner, card.abilities, strict=True):  # each ability's own line, the card named
+        context["fields"].append(field_("rules", repr(render_ability(a, card.name))))
     return {"name": name, "base": "CardDef", "fields": fields, "inner": inner,
             "functions": [], "late_fields": [field_("abilities", names)]}
 
@@ -492,6 +497,7 @@ def keyword_class(kw: n.KeywordDef, sym: Symbols, where: str, name: str) -> dict
               field_("params", repr(tuple(params)))]
     if kw.text is not None:
         fields.append(field_("text", repr(kw.text)))
+    fields += rules_field(kw)
     inner, names = abilities(kw.abilities, sym, where, "keyword", params)
     return {"name": name, "base": "KeywordDef", "fields": fields,
             "inner": inner, "functions": [], "late_fields": [field_("abilities", names)]}
@@ -512,6 +518,7 @@ def status_class(st: n.StatusDef, sym: Symbols, where: str, name: str) -> dict:
         fields.append(field_("param", repr(st.param.value)))
     if st.text is not None:
         fields.append(field_("text", repr(st.text)))
+    fields += rules_field(st)
     inner, names = abilities(st.abilities, sym, where, "status", {st.param.value: 0} if st.param else {})
     functions, hooks = hooks_of(st, Env(sym, where, "status"), body)
     late = [field_("abilities", names)] + ([field_("hooks", hooks)] if hooks else [])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from compiler import nodes as n
-from compiler.lower_terms import Env, cond, expr, field_, obj
+from compiler.lower_terms import Env, cond, expr, field_, obj, rules_field
 from compiler.symbols import Symbols
 from runtime import vocabulary as v
 
@@ -81,6 +81,7 @@ def sword_class(card: n.Card, kind: str, sym: Symbols, where: str, name: str, bo
                                                    ("swords", swords)) if val]
     if texts:
         fields.append(field_("text", repr(texts[0].text)))
+    fields += rules_field(card)
     if _parts(card, n.TokenDecl):
         fields.append(field_("token", "True"))
     if _parts(card, n.SubtargetDecl):
@@ -107,6 +108,7 @@ def enchantment_class(e: n.EnchantmentDef, sym: Symbols, where: str, name: str, 
               field_("params", repr(tuple(params))), field_("stacking", repr(e.stacking))]
     if e.text is not None:
         fields.append(field_("text", repr(e.text)))
+    fields += rules_field(e)
     fields += [field_(k, repr(val)) for k, val in (("shift", e.shift), ("vanishes", e.vanishes),
                                                    ("whole", e.whole)) if val]
     functions: list[dict] = []

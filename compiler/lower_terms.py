@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from compiler import nodes as n
+from compiler.rules_text import render
 from compiler.symbols import Symbols, singular
 from runtime import vocabulary as v
 
@@ -299,3 +300,9 @@ def applies(o: n.Object, env: Env) -> str:
         case n.Each(filter=f):
             return f"fx.matches(s, self, ctx, self.{filter_const(f, env)}, c)"
     raise TypeError(f"static effects apply to 'this', 'its holder' or to a filter, not {o!r}")
+
+
+def rules_field(item: n.Card | n.KeywordDef | n.StatusDef | n.EnchantmentDef) -> list[dict]:
+    """Return the `rules` field of an item's class: its rules text (none when it has no abilities)."""
+    rules = render(item)
+    return [field_("rules", repr(rules))] if rules else []

@@ -151,6 +151,7 @@ class Ability:
     steps: ClassVar[tuple[Callable[[Any, Any, Any], None], ...]] = ()
     choice_filters: ClassVar[tuple[Filter, ...]] = ()  # per choice slot: what may be chosen while it resolves
     once_per_turn: ClassVar[bool] = False  # an activated ability used at most once a turn
+    rules: ClassVar[str] = ""  # this ability's line of its card's rules text
 
     def condition(self, s: Any, ctx: Any) -> bool:
         """Return whether the ability's 'if' condition holds (abilities without one: True)."""
@@ -196,6 +197,7 @@ class CardDef:
     attributes: ClassVar[dict[str, str]] = {}
     keywords: ClassVar[tuple[tuple[str, tuple[int, ...]], ...]] = ()
     text: ClassVar[str] = ""
+    rules: ClassVar[str] = ""  # the rules text the compiler rendered from the abilities (compiler/rules_text.py)
     token: ClassVar[bool] = False
     abilities: ClassVar[tuple[Ability, ...]] = ()
     # automatic battles: other spellings, a sword's repeat count and sub-target, a swordsman's swords
@@ -223,6 +225,7 @@ class KeywordDef:
     where: ClassVar[str] = ""
     params: ClassVar[tuple[str, ...]] = ()
     text: ClassVar[str] = ""
+    rules: ClassVar[str] = ""  # the rules text the compiler rendered from the abilities (compiler/rules_text.py)
     abilities: ClassVar[tuple[Ability, ...]] = ()
 
 
@@ -239,6 +242,7 @@ class StatusDef:
     attribute: ClassVar[str] = ""  # '' : no attribute
     param: ClassVar[str] = ""  # 'status Guarded(n)': its abilities read the instance's value as n
     text: ClassVar[str] = ""
+    rules: ClassVar[str] = ""  # the rules text the compiler rendered from the abilities (compiler/rules_text.py)
     abilities: ClassVar[tuple[Ability, ...]] = ()
     klass: ClassVar[str] = ""  # automatic battles: 'bad', 'defence', ... (what 'a bad state' means)
     hooks: ClassVar[dict[str, Any]] = {}  # automatic battles: battle step -> method run there
@@ -252,6 +256,7 @@ class EnchantmentDef:
     params: ClassVar[tuple[str, ...]] = ()
     stacking: ClassVar[str] = "stacks"
     text: ClassVar[str] = ""
+    rules: ClassVar[str] = ""  # the rules text the compiler rendered from the abilities (compiler/rules_text.py)
     shift: ClassVar[int] = 0  # per stack, added to the launch turn
     vanishes: ClassVar[bool] = False  # the sword vanishes when used (at the cost step)
     whole: ClassVar[bool] = False  # the sword targets every enemy or every ally

@@ -53,8 +53,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(diffs))
         print(f"generated/ is stale: {len(diffs)} file(s) differ; run `cardc build`", file=sys.stderr)
         return 1
+    if _print_warnings(args.root) and args.strict:
+        print("cardc check --strict: warnings count as errors", file=sys.stderr)
+        return 1
     print("all card files are valid and generated/ is up to date")
     return 0
+
+
+def _print_warnings(root: Path) -> int:
+    """Print every text warning (a card's text against its abilities) with its caret; return how many."""
+    from compiler.rules_check import project_warnings
+
+    warnings = project_warnings(root)
+    for d in warnings:
+        path = root / d.path
+        print(d.render(path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None), file=sys.stderr)
+    if warnings:
+        print(f"{len(warnings)} warning{'s' * (len(warnings) != 1)}", file=sys.stderr)
+    return len(warnings)
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
@@ -238,6 +254,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("-v", "--verbose", action="store_true", help="also list unchanged files")
     b.set_defaults(func=cmd_build)
     c = sub.add_parser("check", help="validate every card file; fail if generated/ is stale")
+    c.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
     c.set_defaults(func=cmd_check)
     f = sub.add_parser("fmt", help="print card, deck, party, scenario and replay files in canonical form")
     f.add_argument("files", nargs="+", type=Path)
