@@ -10,7 +10,7 @@ from runtime import engine, grid, positions
 from runtime import query as q
 from runtime.engine import Action
 from runtime.state import Ctx, State
-from runtime.view import render_state
+from runtime.view import render_state, rules_texts
 
 
 def describe_action(s: State, a: Action) -> str:
@@ -191,7 +191,10 @@ class HumanAgent:
                 raise EOFError("no more input")
             if line.strip().isdigit() and 1 <= int(line) <= len(actions):
                 return actions[int(line) - 1]
-            self.stdout.write(f"type a number from 1 to {len(actions)}\n")
+            if line.strip() == "?":  # the rules text of every card this player can see
+                self.stdout.write("".join(f"  {t}\n" for t in rules_texts(s, self.player)))
+                continue
+            self.stdout.write(f"type a number from 1 to {len(actions)}, or ? for the rules text of the cards you see\n")
 
 
 def play(s: State, agents: list[Agent], max_actions: int = 100_000) -> State:

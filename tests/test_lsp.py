@@ -166,6 +166,7 @@ async def test_hover_shows_a_card_a_keyword_and_a_word_of_the_language(client, p
     assert "kind successor" in card and "stats power 100, stamina 100" in card and "token" in card
     lantern = await _hover(client, uri, _position(text, '"Lantern Acolyte"', 2))
     assert lantern.endswith("When this is summoned, put 1 +100/+100 counter on target successor you control.")
+    assert "*Rules text:* When Lantern Acolyte is summoned, put 1 Counter on target successor you control." in lantern
     pool = project / "cards" / "successor" / "pool_successors.card"
     keyword = await _hover(client, _open(client, pool), _position(pool.read_text(), "CannotMove, Sturdy", 14))
     assert keyword.startswith("**keyword Sturdy** (keywords.card:24)")

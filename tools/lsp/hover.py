@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from compiler import nodes as n
+from compiler import rules_text
 from runtime import vocabulary as v
 from tools.lsp.names import Definition, Folder
 
@@ -31,8 +32,15 @@ class Section:
 
 
 def card_text(card: n.Card) -> str:
-    """Return the text shown for a card: its `text` field (the one place to call a rules-text renderer)."""
-    return next((p.text for p in card.parts if isinstance(p, n.TextDecl)), "")
+    """Return the text shown for a card: the rules text rendered from its abilities, then its `text` field."""
+    printed = next((p.text for p in card.parts if isinstance(p, n.TextDecl)), "")
+    return _with_rules(card, printed)
+
+
+def _with_rules(item: n.Card | n.KeywordDef | n.StatusDef, printed: str) -> str:
+    """Return the rendered rules text (when there is any) above the printed text."""
+    rules = rules_text.render(item).replace("\n", " ")
+    return "\n\n".join(x for x in (f"*Rules text:* {rules}" if rules else "", printed) if x)
 
 
 def definition_hover(d: Definition) -> str:
@@ -45,6 +53,8 @@ def definition_hover(d: Definition) -> str:
     else:
         lines = d.span.text[d.span.start:d.span.end].split("\n")[:MAX_SECTION_LINES]
         text = getattr(d.item, "text", None) or ""
+        if isinstance(d.item, n.KeywordDef | n.StatusDef):
+            text = _with_rules(d.item, text)
     body = "\n".join(["```card", *lines, "```"])
     return f"{head} ({where})\n\n{body}" + (f"\n\n{text}" if text else "")
 
