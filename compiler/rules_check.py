@@ -131,7 +131,7 @@ def _written(item: n.Item) -> tuple[str, n.Node] | None:
 def check_item(item: n.Item, path: str) -> list[Diagnostic]:
     """Return the warnings of one item: one per feature where its text and its abilities differ."""
     written = _written(item)
-    if written is None or not render(item).strip():
+    if written is None or isinstance(item, n.Ruleset) or not render(item).strip():
         return []  # a card with no abilities has no rules text to compare: its text tells of its stats
     text, node = written
     name = item.name if isinstance(item, n.Card) else item.name.value

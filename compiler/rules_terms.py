@@ -54,7 +54,7 @@ class Words:
                 return node
             case tuple():
                 return tuple(self.rewrite(x, amounts) for x in node)
-        if not dataclasses.is_dataclass(node):
+        if not dataclasses.is_dataclass(node) or isinstance(node, type):
             return node
         changes = {}
         for f in dataclasses.fields(node):
