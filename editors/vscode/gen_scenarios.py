@@ -18,8 +18,9 @@ def scenario(rules: dict[str, list[str]]) -> dict:
     """Return the grammar of scenario files: header lines, then setup, choices, expect and transcript."""
     sections = [_section(name, pats) for name, pats in (
         ("setup", ["#setup-line", "#player-line"]), ("choices", ["#text-line"]),
-        ("expect", ["#log-order", "#expect-line", "#player-line"]), ("transcript", ["#text-line"]))]
-    assert sorted(_firsts(rules, "sc_section")) == ["choices", "expect", "setup", "transcript"]
+        ("expect", ["#log-order", "#expect-line", "#player-line"]), ("transcript", ["#text-line"]),
+        ("cards", ["source.card"]))]  # a scenario's own test cards, in the card language
+    assert sorted(_firsts(rules, "sc_section")) == ["cards", "choices", "expect", "setup", "transcript"]
     repo = {"header": {"patterns": _headers(rules)}, "setup-line": {"patterns": _setup_lines()},
             "player-line": {"patterns": _player_lines(rules)}, "expect-line": {"patterns": _expect_lines(rules)},
             "log-order": _log_order(), "text-line": {"name": f"string.unquoted.line.{SC}", "match": r"^[ \t]+" + TEXT},
