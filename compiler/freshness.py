@@ -22,7 +22,7 @@ KEY_LINE = re.compile(r"^# cardc-key: ([0-9a-f]+)-([0-9a-f]+)\n", re.M)
 STAMP_LINE = re.compile(r"^# cardc-source: ([0-9a-f]+) compiler ([0-9a-f]+)$", re.M)
 REGISTRY = "__init__.py"
 # compiler modules that never decide generated code; every other one is part of the fingerprint
-NOT_PIPELINE = ("__init__", "gen", "rules_check", "scenario_cards", "freshness", "interpret", "interpret_battle",
+NOT_PIPELINE = ("__init__", "gen", "rules_check", "scenario_cards", "interpret", "interpret_battle",
                 "interpret_battle_effects", "interpret_reading", "interpret_terms")
 
 
