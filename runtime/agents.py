@@ -176,8 +176,9 @@ class ScriptedAgent:
 class HumanAgent:
     """Asks a person at the terminal, showing the board from their side and numbered actions."""
 
-    def __init__(self, player: int, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout):
-        self.player, self.stdin, self.stdout = player, stdin, stdout
+    def __init__(self, player: int, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        # the streams are looked up per agent: defaults bound at import would outlive a redirection
+        self.player, self.stdin, self.stdout = player, stdin or sys.stdin, stdout or sys.stdout
 
     def choose(self, s: State, actions: list[Action]) -> Action:
         self.stdout.write(render_state(s, viewer=self.player) + "\n")

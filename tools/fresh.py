@@ -18,8 +18,9 @@ SHOWN = 3  # names a one-line message lists before "and N more"
 
 
 def ensure_built(root: Path, command: str, no_build: bool, print_errors: Callable[[CompileError, Path], None],
-                 err: TextIO = sys.stderr) -> int | None:
+                 err: TextIO | None = None) -> int | None:
     """Return None when generated/ is (now) up to date, else the exit code the command stops with."""
+    err = err or sys.stderr  # looked up per call: a default bound at import would outlive a redirected stderr
     reasons = outdated(root) if (root / "cards").is_dir() else []  # no card folders: nothing to build from
     if not reasons:
         return None
