@@ -16,27 +16,39 @@ from compiler import nodes as n
 from compiler.build import read_source, rulesets
 from compiler.diagnostics import Diagnostic
 from compiler.parser import parse
-from compiler.rules_text import render
+from compiler.rules_text import keyword_use, render
 
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "twice": 2, "a card": 1, "an ability": 1}
-NUMBER = re.compile(r"(?<![\w.])\d+(?!\w)|\b(?:" + "|".join(NUMBER_WORDS) + r")\b(?! of\b)")
+CARDINALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+             "ten": 10}
+# words that say a number without being an amount: 'twice', 'half of', 'the fourth turn'
+MULTIPLES = {"twice": 2, "half": 2, "halves": 2, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+             "sixth": 6, "tenth": 10}
+NUMBER_WORDS = {**CARDINALS, **MULTIPLES, "a card": 1, "an ability": 1}
+NUMBER = re.compile(r"(?<![\w.])\d+(?!\w)|\b(?:" + "|".join(MULTIPLES) + r")\b|\b(?:"
+                    + "|".join([*CARDINALS, "a card", "an ability"]) + r")\b(?! of\b)")  # not 'one of your units'
+COUNTER_KIND = re.compile(r"[+-]\d+/[+-]\d+(?= counters?\b)")  # '+100/+100 counter' names a kind of counter, not an amount
+AMOUNT = r"(?:\d+d?|[xyzn]|that much|" + "|".join(CARDINALS) + r")\b"  # what is gained, lost or dealt
+GAINED = r"(?:" + AMOUNT + r"|\(|(?:life|lp|twice|half)\b)"  # 'gain 2 life', 'gain life equal to ...'
 # who an ability is about, each said a few ways
 SCOPES = {
-    "you": r"\byou control\b|\byour (?!turn|choice)\w+|\bof yours\b|\bto you\b",
+    "you": r"\byou (?:control|hold)\b|\byour (?!turn|choice)\w+|\bof yours\b|\bto you\b",
     "an opponent": r"\bopponents?\b|\bopponent's\b|\benem(?:y|ies)\b",
     "each player": r"\beach player\b|\bevery player\b|\ball players\b|\bboth players\b",
     "any": r"\bany\b",
 }
 # what an ability does: the verbs that name an effect
 EFFECTS = {
-    "deal damage": r"\bdamage\b",
+    # dealing damage, not preventing or changing it ('can't be damaged', 'takes no damage', 'damage dealt
+    # by this is increased'); a sword's hit is its damage
+    "deal damage": r"\bdeal(?:s|ing)?\b[^.;:]*?\bdamage\b|\btakes? " + AMOUNT + r" damage\b|\b"
+                   + AMOUNT + r" damage to\b|\bhits?\b[^.;:]*?\bfor\b",
     "draw": r"\bdraws?\b",
     "destroy": r"\bdestroy(?:s|ed)?\b",
-    "gain": r"\bgains?\b",
-    "lose": r"\blos(?:e|es|ing)\b",
-    "discard": r"\bdiscards?\b",
-    "return to hand": r"\breturns?\b.*\bhand\b",
+    # gaining or losing an amount ('gain 2 life'); gaining a keyword ('gains Silence') is 'give'
+    "gain": r"\bgains? " + GAINED,
+    "lose": r"\blos(?:e|es|ing) " + GAINED,
+    "discard": r"\bdiscards?\b(?! pile)",
+    "return to hand": r"\breturn(?:s|ed)?\b.*\bhands?\b",
     "create": r"\bcreates?\b",
     "search": r"\bsearch(?:es)?\b",
     "summon": r"\bsummons?\b",
@@ -46,6 +58,7 @@ EFFECTS = {
 }
 TARGET_WORDS = frozenset({"opponent", "opponent's", "your", "other", "another", "enemy", "friendly", "an", "a"})
 NOT_TARGETS = frozenset({"the", "its", "this", "that", "their"})  # 'the target' names a card, it chooses none
+PRONOUNS = frozenset({"it", "its", "itself", "them", "this", "that"})  # 'may target it': the verb, no target
 
 
 @dataclass(frozen=True)
@@ -58,12 +71,14 @@ class Features:
     effects: frozenset[str]
 
 
-def _plain(text: str, name: str) -> str:
-    """Return a text in lower case without quoted names, reminders in brackets or the card's own name."""
+def _plain(text: str, name: str, reminders: bool = False) -> str:
+    """Return a text in lower case without quoted names, counter kinds, the card's own name and (with
+    `reminders`) reminders in brackets."""
     text = text.lower().replace("’", "'")
     text = text.replace(name.lower(), "this") if name else text
+    text = COUNTER_KIND.sub(" ", re.sub(r"\"[^\"]*\"|<[^<>]*>", " ", text))
     # a bracket that opens on a word is a reminder ('(Version 1 only.)'); one on a number is a formula
-    return re.sub(r"\((?=\s*[a-z])[^()]*\)|\"[^\"]*\"|<[^<>]*>", " ", text)
+    return re.sub(r"\((?=\s*[a-z])[^()]*\)", " ", text) if reminders else text
 
 
 def _number(word: str) -> int:
@@ -72,23 +87,35 @@ def _number(word: str) -> int:
 
 def _targets(text: str) -> tuple[str, ...]:
     """Return each target as 'N kind': '1 unit', 'up to 2 creature'."""
+    return tuple(sorted(t for part in re.split(r"[.;:]", text) for t in _sentence_targets(part)))
+
+
+def _sentence_targets(text: str) -> list[str]:
+    """Return the targets of one sentence (a number before 'target' counts only in its own sentence)."""
     words = re.findall(r"[\w']+", text)
     found = []
     for i, word in enumerate(words):
         before = [w for w in words[max(i - 3, 0):i] if w not in ("another", "other")]
-        if word not in ("target", "targets") or (before and before[-1] in NOT_TARGETS):
+        if not _chooses(words, i, before):
             continue
         count = before[-1] if before and (before[-1].isdigit() or before[-1] in NUMBER_WORDS) else "1"
         up_to = before[-3:-1] == ["up", "to"]
         kinds = [w for w in words[i + 1:i + 4] if w not in TARGET_WORDS]
         kind = kinds[0] if kinds else "thing"
         found.append(f"{'up to ' if up_to else ''}{_number(count)} {kind[:-1] if kind.endswith('s') else kind}")
-    return tuple(sorted(found))
+    return found
 
 
-def features(text: str, name: str = "") -> Features:
-    """Return the features of a rules text or of a hand-written one."""
-    plain = _plain(text, name)
+def _chooses(words: list[str], i: int, before: list[str]) -> bool:
+    """Return whether words[i] is 'target' naming a choice: not 'the target', not the verb ('target it')."""
+    if words[i] not in ("target", "targets") or (before and before[-1] in NOT_TARGETS):
+        return False
+    return i + 1 >= len(words) or words[i + 1] not in PRONOUNS
+
+
+def features(text: str, name: str = "", reminders: bool = False) -> Features:
+    """Return the features of a rules text or of a hand-written one (`reminders`: drop its bracketed reminders)."""
+    plain = _plain(text, name, reminders)
     return Features(
         scope=frozenset(k for k, pattern in SCOPES.items() if re.search(pattern, plain)),
         targets=_targets(plain),
@@ -105,9 +132,11 @@ def differences(written: Features, rules: Features) -> list[tuple[str, str]]:
     out = []
     for what in ("scope", "targets", "numbers", "effects"):
         mine, theirs = getattr(written, what), getattr(rules, what)
+        if what != "targets":
+            mine, theirs = mine - theirs, theirs - mine
+            if what == "numbers" and mine | theirs <= {1}:
+                continue  # English says one without a number: 'a Guard', 'create a token', 'level up'
         if mine != theirs:
-            if what != "targets":
-                mine, theirs = mine - theirs, theirs - mine
             out.append((CODES[what], f"the text and the abilities differ in {what}: the text says "
                                      f"{_listed(mine)}, the abilities say {_listed(theirs)}"))
     return out
@@ -128,17 +157,42 @@ def _written(item: n.Item) -> tuple[str, n.Node] | None:
     return None
 
 
+def _compared(item: n.Item, text: str) -> str:
+    """Return the rules text the check compares: without the keyword lines of keywords the text never names,
+    since a card prints its keywords by name (Marguerite's 'Delayed 4') and its text may tell only the rest."""
+    rules = render(item)
+    if not isinstance(item, n.Card):
+        return rules
+    named = _letters(text)
+    unnamed = {keyword_use(k) for p in item.parts if isinstance(p, n.KeywordsDecl) for k in p.items
+               if _letters(k.name.value) not in named}
+    return "\n".join(line for line in rules.splitlines() if line not in unnamed)
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def _silent(item: n.Item) -> bool:
+    """Return whether an item has no rules text to compare: a card with no abilities (its text tells of its
+    stats), a keyword whose meaning lives in the engine (it has no abilities)."""
+    if isinstance(item, n.KeywordDef):
+        return not item.abilities
+    return isinstance(item, n.Ruleset) or not render(item).strip()
+
+
 def check_item(item: n.Item, path: str) -> list[Diagnostic]:
     """Return the warnings of one item: one per feature where its text and its abilities differ."""
     written = _written(item)
-    if written is None or isinstance(item, n.Ruleset) or not render(item).strip():
-        return []  # a card with no abilities has no rules text to compare: its text tells of its stats
+    if written is None or _silent(item):
+        return []
     text, node = written
     name = item.name if isinstance(item, n.Card) else item.name.value
-    rules = render(item)
-    notes = (f"text:  {text}", f"rules: {rules.replace(chr(10), ' ')}")
+    # a card's brackets remind of keywords and statuses defined elsewhere; a definition's are its meaning
+    mine = features(text, name, reminders=isinstance(item, n.Card))
+    notes = (f"text:  {text}", f"rules: {render(item).replace(chr(10), ' ')}")
     return [Diagnostic(code, message, path, node.loc.line, node.loc.col, "warning", notes)
-            for code, message in differences(features(text, name), features(rules, name))]
+            for code, message in differences(mine, features(_compared(item, text), name))]
 
 
 def check_texts(files: list[n.File]) -> list[Diagnostic]:
