@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from compiler.parser import parse
-from compiler.rules_check import check_texts, features
+from compiler.rules_check import check_texts, features, project_warnings
 from tests.conftest import ROOT
 
 CARD = '''card "Ember Test" {{
@@ -187,3 +187,16 @@ def test_features_of_counters_memories_piles_and_hands(text: str, numbers: set[i
 def test_keyword_without_abilities_is_not_compared():
     source = 'keyword Penetrate {\n    text "When this wins a battle, the defending player takes 1 damage."\n}\n'
     assert check_texts([parse(source, "x.card")]) == []
+
+
+def test_strict_check_passes_on_the_whole_project():
+    # every card, keyword and status of every pool under cards/: its text says what its abilities do
+    result = _cli(ROOT, "check", "--strict")
+    assert result.returncode == 0, result.stderr
+    assert " warning W0" not in result.stderr
+
+
+@pytest.mark.parametrize("root", sorted((ROOT / "tests" / "rulesets").glob("*/")) + [ROOT / "tests" / "golden"],
+                         ids=lambda p: p.name)
+def test_test_rulesets_have_no_text_warnings(root: Path):
+    assert [d.render(None) for d in project_warnings(root)] == []
