@@ -94,7 +94,7 @@ def _sentence_targets(text: str) -> list[str]:
     """Return the targets of one sentence (a number before 'target' counts only in its own sentence)."""
     words = re.findall(r"[\w']+", text)
     found = []
-    for i, word in enumerate(words):
+    for i in range(len(words)):
         before = [w for w in words[max(i - 3, 0):i] if w not in ("another", "other")]
         if not _chooses(words, i, before):
             continue
@@ -124,6 +124,7 @@ def features(text: str, name: str = "", reminders: bool = False) -> Features:
     )
 
 
+Described = n.Card | n.KeywordDef | n.StatusDef  # the items with a hand-written text
 CODES = {"scope": "W001", "targets": "W002", "numbers": "W003", "effects": "W004"}
 
 
@@ -157,7 +158,7 @@ def _written(item: n.Item) -> tuple[str, n.Node] | None:
     return None
 
 
-def _compared(item: n.Item, text: str) -> str:
+def _compared(item: Described, text: str) -> str:
     """Return the rules text the check compares: without the keyword lines of keywords the text never names,
     since a card prints its keywords by name (Marguerite's 'Delayed 4') and its text may tell only the rest."""
     rules = render(item)
@@ -173,18 +174,18 @@ def _letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
-def _silent(item: n.Item) -> bool:
+def _silent(item: Described) -> bool:
     """Return whether an item has no rules text to compare: a card with no abilities (its text tells of its
     stats), a keyword whose meaning lives in the engine (it has no abilities)."""
     if isinstance(item, n.KeywordDef):
         return not item.abilities
-    return isinstance(item, n.Ruleset) or not render(item).strip()
+    return not render(item).strip()
 
 
 def check_item(item: n.Item, path: str) -> list[Diagnostic]:
     """Return the warnings of one item: one per feature where its text and its abilities differ."""
     written = _written(item)
-    if written is None or _silent(item):
+    if written is None or not isinstance(item, (n.Card, n.KeywordDef, n.StatusDef)) or _silent(item):
         return []
     text, node = written
     name = item.name if isinstance(item, n.Card) else item.name.value
