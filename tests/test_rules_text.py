@@ -4,12 +4,14 @@ a sample of rendered texts matches tests/rules_text/expected.txt (CARDC_UPDATE_G
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from compiler import nodes as n
 from compiler.parser import parse
+from compiler.rules_check import check_texts
 from compiler.rules_text import render, render_ability
 from tests.conftest import ROOT
 
@@ -66,3 +68,24 @@ def test_rendered_sample_matches_expected():
     if os.environ.get("CARDC_UPDATE_GOLDEN"):
         EXPECTED.write_text(text, encoding="utf-8")
     assert text == EXPECTED.read_text(encoding="utf-8")
+
+
+DOC = ROOT / "docs" / "rules-text.md"
+EXAMPLE = re.compile(r"```card\n(.*?)\n```\n\n```(rules|warnings)\n(.*?)\n```", re.S)
+
+
+def _pool_sources() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "cards").glob("*/*.card")))
+
+
+@pytest.mark.parametrize("number", range(len(EXAMPLE.findall(DOC.read_text(encoding="utf-8")))))
+def test_doc_example_renders_as_shown(number: int):
+    # docs/rules-text.md: each ```card block, then the ```rules text it renders or the ```warnings it gives
+    source, kind, shown = EXAMPLE.findall(DOC.read_text(encoding="utf-8"))[number]
+    file = parse(source, "example.card")
+    if kind == "rules":
+        assert "\n\n".join(render(i) for i in file.items) == shown
+        pools = _pool_sources()  # a rendering example shows real items of the pools, as they are today
+        assert all(chunk in pools for chunk in source.split("\n\n"))
+    else:
+        assert "\n".join(d.render(source) for d in check_texts([file])) == shown
