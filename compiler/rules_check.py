@@ -3,7 +3,8 @@
 Public entry point: `check_texts(files) -> list[Diagnostic]`, warnings only. Both texts are read for the
 same features: scope (you, an opponent, each player, any), targets (kind and how many), numbers and effect
 verbs. A feature one text has and the other lacks is a warning that shows both texts, so that wording that
-differs harmlessly ("an opponent's unit", "a unit an opponent controls") passes.
+differs harmlessly ("an opponent's unit", "a unit an opponent controls") passes. How each feature is read
+(reminders, keyword lines a text never names, a lone 1, dealt damage, gained amounts) is docs/rules-text.md.
 """
 
 from __future__ import annotations
