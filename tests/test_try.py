@@ -199,7 +199,8 @@ def test_the_same_seed_gives_the_same_report_and_another_seed_another(capsys):
     first = _try(capsys, "Sparkjaw Imp", "--games", "3", "--seed", "4")
     again = _try(capsys, "Sparkjaw Imp", "--games", "3", "--seed", "4")
     other = _try(capsys, "Sparkjaw Imp", "--games", "3", "--seed", "9")
-    assert first == again and first[0] == 0
+    assert first[:2] == again[:2] and first[0] == 0  # stdout: the report (stderr shows progress)
+    assert first[2].endswith("3/3 games\n")
     assert other[1] != first[1]
 
 
@@ -221,6 +222,14 @@ def test_an_unknown_name_suggests_one_and_exits_2(capsys):
 def test_usage_errors_are_one_line_and_exit_2(capsys, args, message):
     code, out, err = _try(capsys, *args)
     assert (code, out) == (2, "") and message in err and len(err.splitlines()) == 1, err
+
+
+def test_a_bad_deck_file_to_play_against_is_located_and_exits_1(capsys, tmp_path):
+    deck = tmp_path / "bad.deck"
+    deck.write_text("2 Sparkjaw Imp\n1 Nope Card\n", encoding="utf-8")
+    code, out, err = _try(capsys, "Sparkjaw Imp", "--against", str(deck))
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0].startswith(f"{deck}:2:3: E202 unknown card 'Nope Card'")
 
 
 def test_a_card_no_deck_may_hold_says_why(capsys):
@@ -247,3 +256,28 @@ def test_a_broken_invariant_stops_the_trial_with_a_replay(monkeypatch, tmp_path,
     assert data["violation"].endswith("fake violation: 9 actions taken") and len(data["choices"]) == 9
     assert main(["--root", str(ROOT), "replay", str(out)]) == 1  # cardc replay plays it again, still failing
     assert Path(out).is_file()
+
+
+# ---------------------------------------------------------------- decks and teams the card goes into
+
+
+def test_a_joker_takes_a_jokers_place_and_the_deck_stays_legal():
+    from runtime.load import load_game
+    from tools.try_decks import place
+
+    game = load_game("code_of_joker").with_options({"version": "v1"})
+    placed = place(ROOT, game, "Ilse's Noon Verdict")
+    assert placed is not None and placed.sample == "v1_roots_and_tides" and len(placed.replaced) == 1
+    sample = read_entries(game, [ROOT / "cards" / "code_of_joker" / "decks" / "v1_roots_and_tides.deck"])[0]
+    assert len(placed.entries) == len(sample) and game.check_deck(placed.entries) == []
+    assert placed.entries.count("Ilse's Noon Verdict") == 1 and placed.replaced[0] in sample
+
+
+def test_an_action_card_goes_into_a_team_table_and_is_counted(capsys):
+    code, out, _ = _try(capsys, "Lunar Ray", "--games", "2")
+    assert code == 0
+    assert "deck: dawnbreakers with 1 copy of it in place of 'Starfall'" in out and "\ntry.team:\n" in out
+    assert "the card itself" not in out  # a die, not a player, plays an action card
+    counts = _row(out, "(effect): Deal 1D damage to target character")
+    assert counts["fired"] > 0 and counts["resolved"] > 0
+    assert "cardc play war_vortex_night" in out

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from compiler.diagnostics import CompileError
 from runtime import activate
 from runtime.agents import RandomAgent
 from runtime.engine import Action, Game
@@ -24,7 +23,16 @@ from runtime.spelling import did_you_mean
 from runtime.state import Ctx, State
 from tools.deckgen import why_not_in_a_deck
 from tools.fuzz_targets import Pool, Target
-from tools.fuzzing import EXIT_OK, EXIT_USAGE, EXIT_VIOLATION, Outcome, Run, play_checked, replay_data
+from tools.fuzzing import (
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_VIOLATION,
+    Outcome,
+    Progress,
+    Run,
+    play_checked,
+    replay_data,
+)
 from tools.play import deck_path, legal_samples, read_entries
 from tools.try_decks import Placed, place
 from tools.try_report import Tally, report, violation_lines
@@ -67,10 +75,14 @@ def try_command(root: Path, name: str, ruleset: str | None = None, games: int = 
     except TryError as err:
         print(f"cardc try: {err}", file=stderr)
         return EXIT_USAGE
+    bar = Progress(stderr, games)  # on stderr, as `cardc fuzz` shows it: the report stays clean
     for g in range(games):
         run = _play(trial, g, seed + g)
+        bar.games(g + 1, force=run.violation is not None)
         if run.violation is not None:
+            bar.line("\n")
             return _violation(trial, run, g, seed, out, stdout)
+    bar.line("\n")
     stdout.write(report(trial, seed))
     return EXIT_OK
 
@@ -146,10 +158,8 @@ def _opponents(root: Path, game: Game, placed: Placed, against: str | None) -> l
     try:
         paths = [deck_path(root, game.ruleset.name, n) for n in names]
         return list(zip(names, read_entries(game, paths), strict=True))
-    except ValueError as err:
+    except ValueError as err:  # an unknown sample name (a deck file's errors are a CompileError: located, exit 1)
         raise TryError(str(err)) from None
-    except CompileError as err:
-        raise TryError("; ".join(f"{d.path}:{d.line}:{d.column}: {d.message}" for d in err.diagnostics)) from None
 
 
 # ---------------------------------------------------------------- one game
@@ -186,7 +196,8 @@ def _play(trial: Trial, g: int, seed: int) -> Run:
         key = tuple(ctx.ability)
         if key in trial.rows and _mine(s, ctx.source, trial.card, seat):
             trial.rows[key].count(what, g, len(s.log), why)
-            legal.add(tuple(ctx.ability))  # it went on the stack: it could be used (a die chose it, say)
+            if what == "fired":  # it went on the stack: it could be used (where a die chose it, say)
+                legal.add(key)
 
     run = play_checked(trial.game, decks, seed, choose, watch=watch)
     _close_game(trial, g, run, seat, seen[0], legal)
