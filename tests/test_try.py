@@ -217,6 +217,7 @@ def test_an_unknown_name_suggests_one_and_exits_2(capsys):
     (["Sparkjaw Imp", "--games", "0"], "--games must be at least 1"),
     (["Sparkjaw Imp", "--against", "contrl"], "did you mean 'control'?"),
     (["Sparkjaw Imp", "--option", "speed=fast"], "ruleset 'simple_duel' has no option 'speed'"),
+    (["Frost Needle"], "'Frost Needle' is a card of successor, war_vortex_night; say which with --ruleset"),
     (["Absolute Sword"], "marguerite plays automatic battles of parties, which `cardc try` does not play"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(capsys, args, message):

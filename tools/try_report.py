@@ -62,10 +62,10 @@ def _head(trial: Trial, seed: int) -> list[str]:
         into = f"{placed.sample}, which holds it already"
     won, lost = trial.results.count(1), trial.results.count(-1)
     games = len(trial.results)
-    return [f"cardc try '{trial.card}' ({rs}{chosen}): {games} games from seed {seed}",
+    return [f"cardc try '{trial.card}' ({rs}{chosen}): {games} game{'s' * (games != 1)} from seed {seed}",
             f"deck: {into}",
             f"against: {', '.join(name for name, _ in trial.opponents)} in turn, each in both seats",
-            f"drawn or in play in {trial.seen} of {games} games; won {won}, lost {lost}, "
+            f"drawn or in play in {trial.seen} of {games} games, played or used in {trial.used}; won {won}, lost {lost}, "
             f"drawn {games - won - lost} ({100 * won / games:.0f}% won)"]
 
 

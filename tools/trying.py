@@ -60,6 +60,7 @@ class Trial:
     keys: list[tuple] = field(default_factory=list)  # the rows of the report (see _rows)
     rows: dict[tuple, Tally] = field(default_factory=dict)
     seen: int = 0  # games the card left the deck in (drawn, or on the field from the start)
+    used: int = 0  # games it was played in or one of its abilities went on the stack in
     results: list[int] = field(default_factory=list)  # per game: 1 won, -1 lost, 0 drawn or unfinished
     logs: dict[int, list[str]] = field(default_factory=dict)  # game number -> log, for the excerpts
     played: list[tuple[int, int, str]] = field(default_factory=list)  # per game: seed, seat, opponent's name
@@ -180,16 +181,17 @@ def _play(trial: Trial, g: int, seed: int) -> Run:
     trial.played.append((seed, seat, opponent))
     agents = [RandomAgent(seed * 7919 + p) for p in range(len(decks))]  # cardc play's agents (tools/play.py)
     legal: set[tuple] = set()
-    seen = [False]
+    marks = {"seen": False, "used": False}
 
     def choose(s: State, actions: list[Action]) -> int:
         assert s.decision is not None
-        seen[0] = seen[0] or _out_of_deck(s, trial.card, seat)
+        marks["seen"] = marks["seen"] or _out_of_deck(s, trial.card, seat)
         if s.decision["player"] == seat:
             legal.update(_legal_rows(s, trial.card, actions))
         chosen = agents[s.decision["player"]].choose(s, actions)
         if chosen[0] in PLAY_ACTIONS and _mine(s, chosen[1], trial.card, seat):
             trial.rows[PLAY].count("played", g, len(s.log))
+            marks["used"] = True
         return actions.index(chosen)
 
     def watch(s: State, what: str, ctx: Ctx, why: str) -> None:
@@ -198,17 +200,19 @@ def _play(trial: Trial, g: int, seed: int) -> Run:
             trial.rows[key].count(what, g, len(s.log), why)
             if what == "fired":  # it went on the stack: it could be used (where a die chose it, say)
                 legal.add(key)
+                marks["used"] = True
 
     run = play_checked(trial.game, decks, seed, choose, watch=watch)
-    _close_game(trial, g, run, seat, seen[0], legal)
+    _close_game(trial, g, run, seat, marks, legal)
     return run
 
 
-def _close_game(trial: Trial, g: int, run: Run, seat: int, seen: bool, legal: set[tuple]) -> None:
+def _close_game(trial: Trial, g: int, run: Run, seat: int, marks: dict[str, bool], legal: set[tuple]) -> None:
     """Record a game's result, its log, and, where the card was seen, which rows were never legal."""
     trial.results.append(run.result[seat] if run.result else 0)
     trial.logs[g] = run.log
-    if not seen:
+    trial.used += marks["used"]
+    if not marks["seen"]:
         return
     trial.seen += 1
     for key in trial.keys:
