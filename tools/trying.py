@@ -180,50 +180,60 @@ def _play(trial: Trial, g: int, seed: int) -> Run:
     seat, opponent, decks = seating(trial, g)
     trial.played.append((seed, seat, opponent))
     agents = [RandomAgent(seed * 7919 + p) for p in range(len(decks))]  # cardc play's agents (tools/play.py)
-    legal: set[tuple] = set()
-    marks = {"seen": False, "used": False}
-
-    def choose(s: State, actions: list[Action]) -> int:
-        assert s.decision is not None
-        marks["seen"] = marks["seen"] or _out_of_deck(s, trial.card, seat)
-        if s.decision["player"] == seat:
-            legal.update(_legal_rows(s, trial.card, actions))
-        chosen = agents[s.decision["player"]].choose(s, actions)
-        if chosen[0] in PLAY_ACTIONS and _mine(s, chosen[1], trial.card, seat):
-            trial.rows[PLAY].count("played", g, len(s.log))
-            marks["used"] = True
-        return actions.index(chosen)
-
-    def watch(s: State, what: str, ctx: Ctx, why: str) -> None:
-        key = tuple(ctx.ability)
-        if key in trial.rows and _mine(s, ctx.source, trial.card, seat):
-            trial.rows[key].count(what, g, len(s.log), why)
-            if what == "fired":  # it went on the stack: it could be used (where a die chose it, say)
-                legal.add(key)
-                marks["used"] = True
-
-    run = play_checked(trial.game, decks, seed, choose, watch=watch)
-    _close_game(trial, g, run, seat, marks, legal)
+    watcher = _Watcher(trial, g, seat, agents)
+    run = play_checked(trial.game, decks, seed, watcher.choose, watch=watcher.watch)
+    watcher.close(run)
     return run
 
 
-def _close_game(trial: Trial, g: int, run: Run, seat: int, marks: dict[str, bool], legal: set[tuple]) -> None:
-    """Record a game's result, its log, and, where the card was seen, which rows were never legal."""
-    trial.results.append(run.result[seat] if run.result else 0)
-    trial.logs[g] = run.log
-    trial.used += marks["used"]
-    if not marks["seen"]:
-        return
-    trial.seen += 1
-    for key in trial.keys:
-        trial.rows[key].games += 1
-        trial.rows[key].legal += key in legal
+class _Watcher:
+    """What one game shows of the card: the rows made legal, whether it was seen and used, the outcomes."""
+
+    def __init__(self, trial: Trial, g: int, seat: int, agents: list[RandomAgent]):
+        self.trial, self.g, self.seat, self.agents = trial, g, seat, agents
+        self.legal: set[tuple] = set()
+        self.seen = self.used = False
+
+    def choose(self, s: State, actions: list[Action]) -> int:
+        """Return the agent's choice, noting first what the actions offered make legal and a play chosen."""
+        assert s.decision is not None
+        self.seen = self.seen or _out_of_deck(s, self.trial.card, self.seat)
+        if s.decision["player"] == self.seat:
+            self.legal |= _legal_rows(s, self.trial.card, actions)
+        chosen = self.agents[s.decision["player"]].choose(s, actions)
+        if chosen[0] in PLAY_ACTIONS and PLAY in self.trial.rows and _mine(s, chosen[1], self.trial.card, self.seat):
+            self.trial.rows[PLAY].count("played", self.g, len(s.log))
+            self.used = True
+        return actions.index(chosen)
+
+    def watch(self, s: State, what: str, ctx: Ctx, why: str) -> None:
+        """Count what happened to an ability of a copy of the card the seat owns (State.watch)."""
+        key = tuple(ctx.ability)
+        if key in self.trial.rows and _mine(s, ctx.source, self.trial.card, self.seat):
+            self.trial.rows[key].count(what, self.g, len(s.log), why)
+            if what == "fired":  # it went on the stack: it could be used (where a die chose it, say)
+                self.legal.add(key)
+                self.used = True
+
+    def close(self, run: Run) -> None:
+        """Record the game's result and log and, if the card left the deck, which rows were legal in it."""
+        trial = self.trial
+        trial.results.append(run.result[self.seat] if run.result else 0)
+        trial.logs[self.g] = run.log
+        trial.used += self.used
+        if self.seen:
+            trial.seen += 1
+            for key in trial.keys:
+                trial.rows[key].games += 1
+                trial.rows[key].legal += key in self.legal
 
 
 def _rows(trial: Trial) -> list[tuple]:
     """Return the rows of the card: the card itself, its abilities, its printed keywords' abilities."""
     card = trial.game.cards[trial.card]
-    chosen = not trial.game.ruleset.actor_turns  # where turns go to cards, a die, not a player, plays a card
+    # Where turns go to cards a die, not a player, plays a card; a kind that starts on the field is never played.
+    rs = trial.game.ruleset
+    chosen = not rs.actor_turns and card.kind not in rs.start_on_field
     keys: list[tuple] = [PLAY] * chosen + [("card", trial.card, i) for i in range(len(card.abilities))]
     for keyword, _ in card.keywords:
         kdef = trial.game.keywords.get(keyword)
