@@ -180,6 +180,23 @@ def _cardc(project: Path, *args: str) -> subprocess.CompletedProcess:
                           text=True)
 
 
+def test_a_spell_staged_with_no_target_left_fizzles_before_the_stack(capsys):
+    code, out, _ = _try(capsys, "Ashmark Verdict", "--games", "4")
+    assert code == 0
+    counts = _row(out, "(effect):")
+    assert counts["fizzled"] > counts["fired"] and "it has no legal target" in out  # given up, never stacked
+
+
+def test_an_activated_ability_is_observed_and_legal(capsys):
+    code, out, _ = _try(capsys, "Forge Adept", "--games", "1")
+    assert code == 0 and "deck: ash_keepers with 3 copies of it in place of" in out
+    counts = _row(out, "(activated): Activate once per turn")
+    assert counts["fired"] > 0 and counts["resolved"] > 0
+    assert "never legal in 0 of the 1 games" in out
+    heading = _excerpt(out, 2, "fired")
+    assert any("activates Forge Adept" in line for line in heading[1:]), heading
+
+
 def test_an_ability_never_legal_in_those_decks_is_reported(quick_duel):
     never = _cardc(quick_duel, "try", "Distant Thunder", "--games", "2", "--against", "mixed")
     assert never.returncode == 0, never.stderr
@@ -187,6 +204,7 @@ def test_an_ability_never_legal_in_those_decks_is_reported(quick_duel):
     assert _row(never.stdout, "the card itself")["played"] == 0
     assert "never playable in 2 of the 2 games the card was drawn or in play in (NEVER PLAYABLE)" in never.stdout
     assert "never legal in 2 of the 2 games the card was drawn or in play in (NEVER LEGAL)" in never.stdout
+    assert "    none: the card was never played and none of its abilities went on the stack" in never.stdout
     played = _cardc(quick_duel, "try", "Bolt of Brass", "--games", "2", "--against", "mixed")
     assert played.returncode == 0 and "NEVER" not in played.stdout  # the same decks: a castable spell is legal
     assert _row(played.stdout, "the card itself")["played"] > 0

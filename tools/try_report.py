@@ -43,10 +43,9 @@ def report(trial: Trial, seed: int) -> str:
     for number, key in enumerate(trial.keys, 1):
         lines += [f"{number}. {_title(trial, key)}", f"   {_counts(trial, key)}"]
     lines += ["", f"excerpts (to replay a game, save the deck at the end as try{trial.placed.suffix}):"]
-    for number, key in enumerate(trial.keys, 1):
-        for what in OUTCOMES:
-            if what in trial.rows[key].first:
-                lines += _excerpt(trial, number, key, what, seed)
+    excerpts = [line for number, key in enumerate(trial.keys, 1) for what in OUTCOMES
+                if what in trial.rows[key].first for line in _excerpt(trial, number, key, what)]
+    lines += excerpts or ["    none: the card was never played and none of its abilities went on the stack"]
     lines += ["", f"try{trial.placed.suffix}:"] + [f"    {x}" for x in trial.placed.text.splitlines()]
     return "\n".join(lines) + "\n"
 
@@ -99,7 +98,7 @@ def _counts(trial: Trial, key: tuple) -> str:
     return said
 
 
-def _excerpt(trial: Trial, number: int, key: tuple, what: str, seed: int) -> list[str]:
+def _excerpt(trial: Trial, number: int, key: tuple, what: str) -> list[str]:
     """Return the excerpt of a row's first outcome: where it was, the command replaying it, the log lines."""
     game, at = trial.rows[key].first[what]
     game_seed, seat, opponent = trial.played[game]

@@ -18,6 +18,7 @@ from typing import TextIO
 from runtime import activate
 from runtime.agents import RandomAgent
 from runtime.engine import Action, Game
+from runtime.folder_recovery import SAFE_NAME
 from runtime.load import load_game
 from runtime.spelling import did_you_mean
 from runtime.state import Ctx, State
@@ -93,7 +94,7 @@ def _prepare(root: Path, name: str, ruleset: str | None, games: int, against: st
     """Return the trial of a card: its game, the deck it went into and the opponents; TryError if none."""
     if games < 1:
         raise TryError("--games must be at least 1")
-    game = _game(root, _ruleset_of(root, name, ruleset), options)
+    game = _game(_ruleset_of(root, name, ruleset), options)
     why = why_not_in_a_deck(game, name)
     if why is not None:
         raise TryError(f"'{name}' cannot be in a deck of {game.ruleset.name}: {why}")
@@ -111,6 +112,8 @@ def _rulesets(root: Path) -> dict[str, list[str]]:
     """Return the card names of each compiled ruleset of the project, by ruleset name."""
     found = {}
     for init in sorted((root / "generated").glob("*/__init__.py")):
+        if not SAFE_NAME.match(init.parent.name):  # never a ruleset, and never handed to the importer
+            continue
         module = importlib.import_module(f"generated.{init.parent.name}")
         found[init.parent.name] = sorted(module.CARDS)
     return found
@@ -143,7 +146,7 @@ def _supported(ruleset: str) -> str:
     return ruleset
 
 
-def _game(root: Path, ruleset: str, options: dict[str, str]) -> Game:
+def _game(ruleset: str, options: dict[str, str]) -> Game:
     """Return the ruleset's game under the chosen options; TryError for an unknown option."""
     try:
         return load_game(ruleset).with_options(options) if options else load_game(ruleset)
