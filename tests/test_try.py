@@ -142,6 +142,14 @@ def test_an_excerpt_replays_with_cardc_play(capsys, tmp_path, monkeypatch):
     assert "\n".join(line[4:] for line in lines) in capsys.readouterr().out
 
 
+def test_a_printed_keywords_abilities_are_rows_of_the_card(capsys):
+    code, out, _ = _try(capsys, "Cindertail Fox", "--games", "4")
+    assert code == 0
+    assert "2. keyword Ashcast, ability 1 (triggered): When this card attacks, put N Ashmark" in out
+    counts = _row(out, "keyword Ashcast, ability 1")
+    assert counts["fired"] > 0 and counts["resolved"] > 0
+
+
 def test_a_targeting_ability_that_fizzles_reports_it(capsys):
     code, out, _ = _try(capsys, "Tallowmark Hexer", "--games", "6")
     assert code == 0

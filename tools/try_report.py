@@ -77,9 +77,16 @@ def _title(trial: Trial, key: tuple) -> str:
     if key[0] == "play":
         return f"the card itself ({trial.game.cards[trial.card].kind})"
     ability = trial.game.ability(list(key))
-    text = ability.rules or ability.where
+    text = ability.rules or _keyword_line(trial, key) or ability.where
     owner = "ability" if key[0] == "card" else f"keyword {key[1]}, ability"
     return f"{owner} {key[2] + 1} ({ability.kind}): {text}"
+
+
+def _keyword_line(trial: Trial, key: tuple) -> str:
+    """Return a keyword ability's line of its keyword's rules text (its first line is the keyword's head)."""
+    kdef = trial.game.keywords.get(key[1]) if key[0] == "keyword" else None
+    lines = kdef.rules.splitlines() if kdef is not None else []
+    return lines[key[2] + 1] if key[2] + 1 < len(lines) else ""
 
 
 def _counts(trial: Trial, key: tuple) -> str:
