@@ -102,6 +102,7 @@ def perform_rolled(s: State, ctx: Ctx, count: int, sides: int) -> None:
     done = Ctx(card, s.cards[card].controller, ["card", cdef.name, effect])
     if not resolve.has_targets(s, cdef.abilities[effect], done):
         s.say(f"{q.describe(s, card)} has no legal target")
+        s.notify("fizzled", done, "it had no legal target")
         return
     done.item, done.stamp = s.next_id(), s.tick()
     s.stack.append(done)

@@ -163,7 +163,8 @@ class State:
     index_cache: Any = field(default=None, repr=False, compare=False)
     # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
     # an ability goes on the stack ('fired'), starts resolving ('resolved') or is removed unresolved
-    # ('fizzled'). Not game state: never serialized, and a snapshot (a trial on a copy) has none.
+    # ('fizzled'; also a played or performed card's effect given up before the stack, for want of a target
+    # or of its cost). Not game state: never serialized, and a snapshot (a trial on a copy) has none.
     watch: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:

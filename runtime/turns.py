@@ -207,6 +207,8 @@ def _play(s: State, task: list) -> None:
         reason = "it has no legal target"
     if reason:
         s.say(f"{q.shown(s, cid)} returns to the hand: {reason}")
+        if effect is not None:
+            s.notify("fizzled", ctx, reason)
         c.face_down = False
         fx.move(s, cid, "hand")
         return

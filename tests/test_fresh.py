@@ -79,7 +79,7 @@ def test_play_rebuilds_a_stale_project_first_and_plays_the_new_cards(built):
 @pytest.mark.parametrize("command", [
     ["play", "simple_duel"], ["scenario", "tests/scenarios/simple_duel/R-SD-01.scenario"],
     ["tournament", "simple_duel", "--games", "1"], ["fuzz", "cards/simple_duel", "--games", "1"],
-    ["replay", "x.replay.json"]])
+    ["try", "Sparkjaw Imp", "--games", "1"], ["replay", "x.replay.json"]])
 def test_no_build_refuses_a_stale_project_naming_the_command_to_run(built, command):
     edit(built, RULESET, "starts at 20", "starts at 7")
     done = cli(built, *command, "--no-build")

@@ -1,4 +1,4 @@
-"""The `cardc` command line: build, check, fmt, play, scenario, fuzz, replay, lsp.
+"""The `cardc` command line: build, check, fmt, play, tournament, scenario, fuzz, try, replay, lsp.
 
 Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
 violation or a replay that still fails, a file that cannot be read; 2 wrong usage; 3 an internal error
@@ -234,6 +234,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                         options=_options(args))
 
 
+def cmd_try(args: argparse.Namespace) -> int:
+    from tools.trying import try_command
+
+    return try_command(args.root, args.card, args.ruleset, args.games, args.against, args.seed, _options(args),
+                       args.out)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from tools.replay import replay_command
 
@@ -300,13 +307,25 @@ def parser() -> argparse.ArgumentParser:
     fz.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     fz.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     fz.set_defaults(func=cmd_fuzz)
+    tt = sub.add_parser("try", help="a one-card playtest: the card in a sample deck, N checked games, what each "
+                                    "of its abilities did")
+    tt.add_argument("card", help="the card's name, as its card file spells it")
+    tt.add_argument("--ruleset", default=None, help="the ruleset, when several have a card of that name")
+    tt.add_argument("--games", type=int, default=20, help="games to play (default: 20)")
+    tt.add_argument("--against", default=None, help="the opponent: a sample's name or a deck or team file "
+                                                    "(default: every other sample, in turn)")
+    tt.add_argument("--seed", type=int, default=1, help="the first game's seed; game N has seed + N - 1")
+    tt.add_argument("--out", type=Path, default=None, help="replay file to write if a game breaks an invariant")
+    tt.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
+    tt.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
+    tt.set_defaults(func=cmd_try)
     rp = sub.add_parser("replay", help="replay a fuzz replay file; exit 1 while it still fails")
     rp.add_argument("file", type=Path)
     rp.add_argument("--scenario", type=Path, default=None, help="once it passes, write a regression scenario here")
     rp.set_defaults(func=cmd_replay)
     ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
     ls.set_defaults(func=cmd_lsp)
-    for runs_cards in (pl, tr, sc, fz, rp):
+    for runs_cards in (pl, tr, sc, fz, tt, rp):
         _add_no_build(runs_cards)
     return p
 

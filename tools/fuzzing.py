@@ -75,6 +75,7 @@ class Run:
     signature: str = ""
     finished: bool = False  # played to its end (all end-of-game checks done)
     turn: int = 0
+    result: list[int] | None = None  # each player's result at the end (engine.returns), None if unfinished
 
 
 # Chooses one of the legal actions by index, or None to stop the game there.
@@ -138,7 +139,7 @@ def play_checked(game: Game, decks: list[list[str]], seed: int, choose: Chooser,
         run.violation, run.signature = crash.text, crash.signature
     finally:
         if s is not None:
-            run.log, run.turn = list(s.log), s.turn
+            run.log, run.turn, run.result = list(s.log), s.turn, (list(s.result) if s.result else None)
     return run
 
 
