@@ -105,19 +105,20 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
     except ValueError as err:  # a deck these rules refuse (size, copies, jokers)
         print(f"cardc play: {err}", file=sys.stderr)
         return 1
-    recorder = Recorder()
+    recorder = Recorder() if html is not None else None  # recording costs a view an action: only when asked
     code = _play(state, agents, recorder)
-    if html is not None:
+    if html is not None and recorder is not None:
         title = f"{ruleset}: {' against '.join(p.stem for p in paths)}, seed {seed}"
         write_page(html, title, recorder.steps)
         print(f"viewer page written to {html} ({len(recorder.steps)} steps)", file=sys.stderr)
     return code
 
 
-def _play(state: State, agents: list[Agent], recorder: Recorder) -> int:
-    """Let the agents play to the end, printing the log as it grows and recording each step; return the
+def _play(state: State, agents: list[Agent], recorder: Recorder | None) -> int:
+    """Let the agents play to the end, printing the log as it grows (and recording each step); return the
     exit code (1: a human's input ended)."""
-    recorder.game(state, "set-up")
+    if recorder is not None:
+        recorder.game(state, "set-up")
     shown = 0
     while True:  # print the log as it grows, so a human sees what happened before each choice
         for line in state.log[shown:]:
@@ -131,6 +132,7 @@ def _play(state: State, agents: list[Agent], recorder: Recorder) -> int:
         except (EOFError, KeyboardInterrupt):
             print("\ninput ended: the game is abandoned", file=sys.stderr)
             return 1
-        said = describe_action(state, choice)
+        said = describe_action(state, choice) if recorder is not None else ""
         engine.apply_action(state, choice)
-        recorder.game(state, said)
+        if recorder is not None:
+            recorder.game(state, said)
