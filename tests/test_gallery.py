@@ -59,7 +59,22 @@ def test_every_card_of_the_pool_is_shown_without_console_errors(browser, site, p
     assert console_errors(browser) == []
     assert sorted(_shown(browser)) == sorted(pool)
     assert browser.find_element(By.ID, "count").text == f"{len(pool)} of {len(pool)} cards"
+    shown = browser.execute_script("return Object.fromEntries(Array.from(document.querySelectorAll('.card'))"
+                                   ".map(c => [c.dataset.name, Array.from(c.querySelectorAll('.rules p'), p => p.textContent).join('\\n')]))")
+    assert shown == {name: card.rules for name, card in pool.items()}  # the rendered rules text, line by line
     screenshot(browser, "gallery.png", tmp_path)
+
+
+def test_a_battle_ruleset_shows_every_sword_state_and_swordsman(browser, tmp_path):
+    import generated.marguerite as module
+
+    out = tmp_path / "marguerite"
+    assert main(["--root", str(ROOT), "gallery", "marguerite", "-o", str(out), "--no-build"]) == 0
+    browser.get((out / "index.html").as_uri())
+    assert console_errors(browser) == []
+    assert sorted(_shown(browser)) == sorted(module.CARDS)
+    Select(browser.find_element(By.ID, "keyword")).select_by_value("Delayed")
+    assert sorted(_shown(browser)) == sorted(n for n, c in module.CARDS.items() if "Delayed" in dict(c.keywords))
 
 
 def test_the_search_box_leaves_the_card_named(browser, site, pool):

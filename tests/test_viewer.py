@@ -130,3 +130,10 @@ def test_log_text_that_looks_like_markup_stays_text(browser, tmp_path, capsys):
     assert browser.find_elements(By.ID, "injected") == [] and browser.execute_script("return window.pwned === undefined")
     assert browser.title == HOSTILE
     assert _now(browser)["log"].splitlines()[-1] == HOSTILE and HOSTILE in _now(browser)["panels"]
+
+
+def test_the_same_game_gives_the_same_page(tmp_path, capsys):
+    first, _log = _played(tmp_path, capsys, "a.html", "code_of_joker", "--seed", "5")
+    second, _log = _played(tmp_path, capsys, "b.html", "code_of_joker", "--seed", "5")
+    other, _log = _played(tmp_path, capsys, "c.html", "code_of_joker", "--seed", "6")
+    assert first.read_bytes() == second.read_bytes() != other.read_bytes()
