@@ -8,7 +8,8 @@ from runtime.state import State
 from runtime.vocabulary import SIGNED
 
 
-def _card(s: State, cid: int, viewer: int | None) -> str:
+def card_line(s: State, cid: int, viewer: int | None = None) -> str:
+    """Return how the board shows one card: its name, place, cost, stats, damage and statuses."""
     c = s.cards[cid]
     if c.face_down and viewer is not None and viewer != c.controller:
         return q.shown(s, cid)[2:]  # 'face-down card#7', or with its colour: 'face-down blue card#7'
@@ -42,7 +43,7 @@ def _zone(s: State, p: int, zone: str, viewer: int | None) -> str:
     hidden = "hidden" in s.game.ruleset.zones.get(zone, ())
     if zone == "deck" or (hidden and viewer is not None and viewer != p):
         return f"{zone}: {len(cards)} card{'s' * (len(cards) != 1)}"
-    return f"{zone}: " + (", ".join(_card(s, cid, viewer) for cid in cards) or "-")
+    return f"{zone}: " + (", ".join(card_line(s, cid, viewer) for cid in cards) or "-")
 
 
 def render_state(s: State, viewer: int | None = None) -> str:

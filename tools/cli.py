@@ -1,4 +1,4 @@
-"""The `cardc` command line: build, check, fmt, play, tournament, scenario, fuzz, try, replay, lsp.
+"""The `cardc` command line: build, check, fmt, play, tournament, scenario, fuzz, try, replay, gallery, lsp.
 
 Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
 violation or a replay that still fails, a file that cannot be read; 2 wrong usage; 3 an internal error
@@ -124,9 +124,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"cardc play: {missing}", file=sys.stderr)
         return 2
     if _automatic(args.ruleset):
-        return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args))
+        return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args), args.html)
     return play_command(args.root, args.ruleset, args.seed, args.deck + args.parties, args.human, args.agent,
-                        _options(args))
+                        _options(args), args.html)
 
 
 def _automatic(ruleset: str) -> bool:
@@ -244,7 +244,17 @@ def cmd_try(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from tools.replay import replay_command
 
-    return replay_command(args.root, args.file, args.scenario)
+    return replay_command(args.root, args.file, args.scenario, html=args.html)
+
+
+def cmd_gallery(args: argparse.Namespace) -> int:
+    from tools.gallery import gallery_command
+
+    missing = _missing_ruleset(args.root, args.ruleset)
+    if missing:
+        print(f"cardc gallery: {missing}", file=sys.stderr)
+        return 2
+    return gallery_command(args.ruleset, args.out)
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -277,6 +287,7 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--agent", choices=("random", "greedy"), default="random")
     pl.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     pl.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
+    pl.add_argument("--html", type=Path, default=None, help="also write a page that steps through the game")
     pl.set_defaults(func=cmd_play)
     tr = sub.add_parser("tournament", help="every pairing of decks or teams in both seats (automatic battles: "
                                            "of the party files in a folder)")
@@ -322,10 +333,15 @@ def parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="replay a fuzz replay file; exit 1 while it still fails")
     rp.add_argument("file", type=Path)
     rp.add_argument("--scenario", type=Path, default=None, help="once it passes, write a regression scenario here")
+    rp.add_argument("--html", type=Path, default=None, help="also write a page that steps through the game")
     rp.set_defaults(func=cmd_replay)
+    ga = sub.add_parser("gallery", help="write a static, searchable HTML page of every card of a ruleset")
+    ga.add_argument("ruleset")
+    ga.add_argument("-o", "--out", type=Path, required=True, help="the folder to write (created if missing)")
+    ga.set_defaults(func=cmd_gallery)
     ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
     ls.set_defaults(func=cmd_lsp)
-    for runs_cards in (pl, tr, sc, fz, tt, rp):
+    for runs_cards in (pl, tr, sc, fz, tt, rp, ga):
         _add_no_build(runs_cards)
     return p
 

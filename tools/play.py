@@ -9,10 +9,12 @@ from compiler.diagnostics import CompileError, Diagnostic, did_you_mean
 from compiler.sheets import deck_rules, load_deck
 from compiler.team_files import load_team
 from runtime import engine
-from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent
+from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent, describe_action
 from runtime.defs import entry_names
 from runtime.engine import Game
 from runtime.load import load_game
+from runtime.state import State
+from tools.viewer import Recorder, write_page
 
 SAMPLES = (("decks", ".deck"), ("teams", ".team"))  # where a ruleset keeps the decks or teams a name means
 
@@ -75,8 +77,8 @@ def read_entries(game: Game, paths: list[Path]) -> list[list]:
 
 
 def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: list[int],
-                 agent: str, options: dict[str, str] | None = None) -> int:
-    """Play one game and print its log; return the exit code."""
+                 agent: str, options: dict[str, str] | None = None, html: Path | None = None) -> int:
+    """Play one game and print its log (with html, write the viewer page of the game there); return the exit code."""
     game = load_game(ruleset)
     try:
         game = game.with_options(options) if options else game
@@ -103,6 +105,20 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
     except ValueError as err:  # a deck these rules refuse (size, copies, jokers)
         print(f"cardc play: {err}", file=sys.stderr)
         return 1
+    recorder = Recorder() if html is not None else None  # recording costs a view an action: only when asked
+    code = _play(state, agents, recorder)
+    if html is not None and recorder is not None:
+        title = f"{ruleset}: {' against '.join(p.stem for p in paths)}, seed {seed}"
+        write_page(html, title, recorder.steps)
+        print(f"viewer page written to {html} ({len(recorder.steps)} steps)", file=sys.stderr)
+    return code
+
+
+def _play(state: State, agents: list[Agent], recorder: Recorder | None) -> int:
+    """Let the agents play to the end, printing the log as it grows (and recording each step); return the
+    exit code (1: a human's input ended)."""
+    if recorder is not None:
+        recorder.game(state, "set-up")
     shown = 0
     while True:  # print the log as it grows, so a human sees what happened before each choice
         for line in state.log[shown:]:
@@ -116,4 +132,7 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
         except (EOFError, KeyboardInterrupt):
             print("\ninput ended: the game is abandoned", file=sys.stderr)
             return 1
+        said = describe_action(state, choice) if recorder is not None else ""
         engine.apply_action(state, choice)
+        if recorder is not None:
+            recorder.game(state, said)

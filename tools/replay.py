@@ -66,9 +66,9 @@ def replay_run(pool: Pool, replay: Replay) -> tuple[Run, str]:
 
 
 def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout: TextIO | None = None,
-                   stderr: TextIO | None = None) -> int:
-    """`cardc replay`: print the log up to the failure and the violation; 1 if it still fails,
-    0 if it no longer does, 2 if the file cannot be replayed."""
+                   stderr: TextIO | None = None, html: Path | None = None) -> int:
+    """`cardc replay`: print the log up to the failure and the violation (with html, write the viewer
+    page of the game there); 1 if it still fails, 0 if it no longer does, 2 if the file cannot be replayed."""
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     try:
         replay = load_replay(root, file)
@@ -87,7 +87,11 @@ def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout:
         if problems:  # a game these decks or options cannot start is no replay of anything: refuse the file
             return _refused(file, CompileError(problems), stderr)
         pool.game, pool.options = pool.game.with_options(replay.options), dict(replay.options)
-        return _replay_and_report(pool, replay, file, scenario, stdout, stderr)
+        code = _replay_and_report(pool, replay, file, scenario, stdout, stderr)
+        if html is not None:
+            write_replay_page(pool, replay, file, html)
+            print(f"viewer page written to {html}", file=stderr)
+        return code
     finally:
         pool.close()
 
@@ -112,6 +116,19 @@ def _replay_and_report(pool: Pool, replay: Replay, file: Path, scenario: Path | 
             return EXIT_USAGE
         print(f"scenario written to {scenario}; run: cardc scenario {scenario}", file=stdout)
     return EXIT_OK
+
+
+def write_replay_page(pool: Pool, replay: Replay, file: Path, out: Path) -> None:
+    """Write the viewer page of a replay: its recorded choices played again, step by step, up to the end or
+    the choice it stops at (a violation the checks find shows on the last step)."""
+    from tools.viewer import Recorder, record_actions, write_page
+
+    run, _diverged = replay_run(pool, replay)
+    recorder = Recorder()
+    record_actions(pool.game.new_game([list(d) for d in replay.decks], replay.seed), run.actions, recorder)
+    if run.violation is not None and not recorder.steps[-1]["end"]:
+        recorder.steps[-1]["end"] = f"violation: {run.violation.splitlines()[0]}"
+    write_page(out, f"{replay.ruleset}: {file.name}, seed {replay.seed}", recorder.steps)
 
 
 def _deck_line(deck: list[str]) -> str:

@@ -164,6 +164,8 @@ def act(s: Battle) -> bool:
     process(s, who)
     if not s.turn_zero:
         settle(s)
+    if s.on_action is not None:
+        s.on_action(s)
     return True
 
 

@@ -56,6 +56,9 @@ class Battle:
     actions: int = 0
     hits: int = 0
     frozen_swords: set[int] | None = None  # inside super-simultaneous actions: the swords present at their start
+    # An observer (tools that show a battle step by step, e.g. `cardc play --html`): called with the battle
+    # after each action processing and its settlement. Not battle state: nothing compares or copies it.
+    on_action: Any = field(default=None, repr=False, compare=False)
 
     def fighters(self) -> list[Fighter]:
         """Return every swordsman still in a party: party A front to back, then party B."""

@@ -11,6 +11,7 @@ from runtime.battle.parties import Budget, SwordsmanSpec
 from runtime.battle.procedure import new_battle, run
 from runtime.battle.rules import Rules
 from runtime.battle.state import Battle
+from tools.viewer import Recorder, write_page
 
 STATS = ("max_hp", "atk", "def", "spd", "sword")
 
@@ -45,15 +46,33 @@ def battle(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec], options
     return run(new_battle(rules, (a, b), options))
 
 
-def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str, str]) -> int:
-    """Play one battle between two party files (default: the first two sample parties); print its log."""
+def recorded_battle(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec], options: dict[str, str],
+                    recorder: Recorder) -> Battle:
+    """Play a battle like battle(), recording the set-up, each action processing and the end."""
+    s = new_battle(rules, (a, b), options)
+    recorder.battle(s, "set-up")
+    s.on_action = recorder.battle
+    run(s)
+    if len(s.log) > recorder.shown or not recorder.steps[-1]["end"]:  # a judge after the last action
+        recorder.battle(s, s.log[-1].split(" ", 1)[-1])
+    return s
+
+
+def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str, str],
+                   html: Path | None = None) -> int:
+    """Play one battle between two party files (default: the first two sample parties); print its log,
+    and with html write the viewer page of the battle there."""
     chosen = [Path(p) for p in paths] or sample_parties(root, rules.ruleset.name)[:2]
     if len(chosen) != 2:
         print("error: give two party files (*.sw)", file=sys.stderr)
         return 2
     a, b = (read_party(rules, p) for p in chosen)  # a bad file: CompileError, printed located by the CLI
-    result = battle(rules, a, b, options)
+    recorder = Recorder()
+    result = recorded_battle(rules, a, b, options, recorder) if html else battle(rules, a, b, options)
     print("\n".join(result.log))
+    if html:
+        write_page(html, f"{rules.ruleset.name}: {chosen[0].stem} against {chosen[1].stem}", recorder.steps)
+        print(f"viewer page written to {html} ({len(recorder.steps)} steps)", file=sys.stderr)
     return 0
 
 
