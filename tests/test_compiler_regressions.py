@@ -1,4 +1,4 @@
-"""Tests exposing compiler bugs found while writing tests/ (kept out of the suite; see report)."""
+"""Regression tests of compiler bugs found while writing tests/."""
 
 from __future__ import annotations
 
@@ -7,16 +7,13 @@ import shutil
 import stat
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path("/work/main")
-sys.path.insert(0, str(ROOT))
-
-from compiler.build import build, compile_project, stale  # noqa: E402
-from compiler.diagnostics import CompileError  # noqa: E402
-from compiler.parser import parse  # noqa: E402
+from compiler.build import build, compile_project, stale
+from compiler.diagnostics import CompileError
+from compiler.parser import parse
+from tests.conftest import ROOT
 
 RULESET_FILE = ROOT / "cards" / "simple_duel" / "ruleset.card"
 
@@ -45,7 +42,7 @@ def test_render_shows_the_right_line_after_a_unicode_line_separator_in_a_string(
 
 
 def test_build_repairs_a_hand_edited_generated_file(tmp_path):
-    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    shutil.copytree(ROOT / "cards" / "simple_duel", tmp_path / "cards" / "simple_duel")  # one ruleset: the same build
     build(tmp_path)
     victim = sorted((tmp_path / "generated").rglob("*.py"))[-1]
     victim.write_text(victim.read_text(encoding="utf-8") + "HAND_EDIT = 1\n", encoding="utf-8")
@@ -64,7 +61,7 @@ def test_two_rulesets_in_one_folder_are_an_error(tmp_path):
 
 
 def test_generated_files_get_normal_permissions(tmp_path):
-    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    shutil.copytree(ROOT / "cards" / "simple_duel", tmp_path / "cards" / "simple_duel")  # one ruleset: the same build
     old = os.umask(0o022)
     try:
         build(tmp_path)
@@ -89,7 +86,7 @@ def test_it_inside_a_with_clause_means_the_target_named_before_it(tmp_path):
     from tests.conftest import compiled_game
     from tools.scenario import read_scenario, run_scenario
 
-    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    shutil.copytree(ROOT / "cards" / "simple_duel", tmp_path / "cards" / "simple_duel")  # one ruleset: the same build
     (tmp_path / "cards" / "simple_duel" / "quirk.card").write_text(
         'card "Quirk Cull" {\n    kind spell\n    cost 1 mana\n    stats speed 3\n'
         '    effect: deal 1 damage to target creature. destroy each creature with power < power of it.\n}\n',
