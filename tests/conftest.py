@@ -81,6 +81,18 @@ def built_snapshot(tmp_path_factory, cards_snapshot: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def duel_built_snapshot(tmp_path_factory, cards_snapshot: Path) -> Path:
+    """Return a project of the Simple Duel folder alone, built once per session (do not modify): the
+    build machinery is the same for every ruleset, and one keeps a test of it fast."""
+    from compiler.build import build
+
+    root = tmp_path_factory.mktemp("duel_built_snapshot")
+    shutil.copytree(cards_snapshot / "simple_duel", root / "cards" / "simple_duel")
+    build(root)
+    return root
+
+
 def _is_generated(module: str) -> bool:
     return module == "generated" or module.startswith("generated.")
 

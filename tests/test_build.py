@@ -91,10 +91,10 @@ def cli(root: Path, *args: str, seed: str | None = None, root_first: bool = True
 
 
 @pytest.fixture
-def built(tmp_path, built_snapshot) -> Path:
-    """A private copy of the session's built project: cards/ and generated/."""
+def built(tmp_path, duel_built_snapshot) -> Path:
+    """A private copy of the session's built one-ruleset project: cards/ and generated/."""
     root = tmp_path / "built"
-    shutil.copytree(built_snapshot, root)
+    shutil.copytree(duel_built_snapshot, root)
     return root
 
 
