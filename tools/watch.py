@@ -1,0 +1,348 @@
+"""`cardc watch [PATH]`: rebuild on save, then rerun the scenarios and quick checks that touch what changed.
+
+Each batch of saved files (debounced by watchfiles) is one round: the build (its written files, or its card
+errors located as `cardc build` prints them), then the scenario and battle files the change touches (run by
+tools/scenario_runs.py), then a quick check of each changed card file (a few seeded fuzz games), then one
+summary line. Which scenarios a change touches is `affected`, a pure function of two `Index`es (before and
+after the change): what each card file defines and mentions, and what each scenario file names.
+`watch_command` is what `cardc watch` calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import io
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler.diagnostics import CompileError
+
+if TYPE_CHECKING:
+    from compiler.build import Report
+
+SCENARIO_KINDS = (".scenario", ".battle")
+WATCHED = (".card", *SCENARIO_KINDS)
+QUICK_GAMES = 3  # games (or battles) a quick check plays: a round stays a matter of seconds
+QUICK_SEED = 0
+UNREAD = ("loc", "path")  # fields of a parsed file that name nothing a game plays
+
+
+@dataclass(frozen=True)
+class CardFile:
+    """What a card file gives its ruleset: each definition with the names it mentions, and the names its
+    rules mention; `whole` when a change to it touches every game of the ruleset (the rules, or unreadable)."""
+
+    ruleset: str
+    defines: Mapping[str, frozenset[str]]
+    rules: frozenset[str] = frozenset()
+    whole: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    """A scenario or battle file: the ruleset it plays and every name and word its parsed form holds."""
+
+    ruleset: str
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Index:
+    """The project as the selection sees it: its root, its card files and its scenario and battle files."""
+
+    root: Path
+    cards: Mapping[Path, CardFile]
+    scenarios: Mapping[Path, ScenarioFile]
+
+
+# ---------------------------------------------------------------- the selection (pure)
+
+
+def affected(changed: Iterable[Path], before: Index, after: Index) -> list[Path]:
+    """Return the scenario and battle files (sorted) that the changed paths touch, given the project
+    before and after the change."""
+    chosen: set[Path] = set()
+    for path in changed:
+        chosen |= _touched(path, before, after)
+    return sorted(chosen)
+
+
+def _touched(path: Path, before: Index, after: Index) -> set[Path]:
+    """Return the scenario files one changed path touches."""
+    if path.suffix in SCENARIO_KINDS:
+        return {path} if path in after.scenarios else set()
+    if any(path.is_relative_to(after.root / part) for part in ("compiler", "grammar")):
+        return set(after.scenarios)  # how every card compiles
+    files = [f for f in (before.cards.get(path), after.cards.get(path)) if f is not None]
+    if not files:
+        return set()
+    ruleset = files[-1].ruleset
+    mine = {s for s, f in after.scenarios.items() if f.ruleset == ruleset}
+    if any(f.whole for f in files):
+        return mine
+    names = set().union(*(f.defines for f in files))  # a card renamed or removed counts under its old name
+    graph = _graph(before, ruleset, _graph(after, ruleset, {}))
+    rules = set().union(*(f.rules for f in after.cards.values() if f.ruleset == ruleset))
+    return {s for s in mine if _reached(graph, (after.scenarios[s].names & graph.keys()) | rules) & names}
+
+
+def _graph(index: Index, ruleset: str, graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Return graph with each definition of a ruleset's card files added, pointing at what it mentions."""
+    for f in index.cards.values():
+        if f.ruleset == ruleset:
+            for name, mentioned in f.defines.items():
+                graph.setdefault(name, set()).update(mentioned)
+    return graph
+
+
+def _reached(graph: dict[str, set[str]], start: set[str]) -> set[str]:
+    """Return the start names and every definition they reach through mentions."""
+    seen, todo = set(start), list(start)
+    while todo:
+        for name in graph.get(todo.pop(), set()) - seen:
+            seen.add(name)
+            todo.append(name)
+    return seen
+
+
+# ---------------------------------------------------------------- reading the project
+
+
+def index(root: Path, previous: Index | None = None, changed: Iterable[Path] = ()) -> Index:
+    """Return the Index of a project: every file read, or only the changed ones when given the previous."""
+    if previous is None:
+        cards = sorted((root / "cards").glob("*/*.card"))
+        scenarios = [p for folder in ("scenarios", "battles") for kind in SCENARIO_KINDS
+                     for p in sorted((root / "tests" / folder).rglob(f"*{kind}"))]
+        previous, changed = Index(root, {}, {}), [*cards, *scenarios]
+    card_files, scenario_files = dict(previous.cards), dict(previous.scenarios)
+    rulesets = _rulesets(root)
+    for path in changed:
+        card_files.pop(path, None)
+        scenario_files.pop(path, None)
+        if path.is_file() and path.suffix == ".card" and path.parent.parent == root / "cards":
+            card_files[path] = _card_file(path, path.parent.name)
+        elif path.is_file() and path.suffix in SCENARIO_KINDS:
+            scenario_files[path] = _scenario_file(path, rulesets)
+    return Index(root, card_files, scenario_files)
+
+
+def _rulesets(root: Path) -> set[str]:
+    """Return the names of the project's ruleset folders."""
+    return {p.name for p in (root / "cards").iterdir() if p.is_dir()} if (root / "cards").is_dir() else set()
+
+
+def _card_file(path: Path, ruleset: str) -> CardFile:
+    """Return what a card file defines; a file that does not read or parse touches its whole ruleset."""
+    from compiler import nodes as n
+    from compiler.build import read_source
+    from compiler.parser import parse
+    from tools.battle.targets import definitions, mentions
+
+    try:
+        parsed = parse(read_source(path, str(path)), str(path))
+    except (CompileError, OSError):
+        return CardFile(ruleset, {}, whole=True)
+    kinds = (n.Card, n.StatusDef, n.EnchantmentDef, n.KeywordDef)
+    others = [item for item in parsed.items if not isinstance(item, kinds)]
+    rules = frozenset().union(*(mentions(item) for item in others))
+    defines = {name: frozenset(found) for name, found in definitions([parsed]).items()}
+    return CardFile(ruleset, defines, rules, whole=bool(others))
+
+
+def _scenario_file(path: Path, rulesets: set[str]) -> ScenarioFile:
+    """Return the ruleset a scenario or battle file plays (its 'ruleset' line, else its folder) and its names."""
+    from compiler import sheet_nodes as sn
+    from compiler.build import read_source
+    from compiler.parser import parse_battle_scenario, parse_scenario
+
+    folder = next((p.name for p in path.parents if p.name in rulesets), "")
+    try:
+        text = read_source(path, str(path)).removeprefix("\ufeff")
+        ast = (parse_battle_scenario if path.suffix == ".battle" else parse_scenario)(text, str(path))[0]
+    except (CompileError, OSError):
+        return ScenarioFile(folder, frozenset())
+    named = [i.name.value for i in getattr(ast, "items", ()) if isinstance(i, sn.ScRuleset)]
+    return ScenarioFile(named[0] if named else folder, frozenset(_strings(ast)))
+
+
+def _strings(node: object) -> set[str]:
+    """Return every string a parsed file holds (names, words, lines of text), its locations aside."""
+    if isinstance(node, str):
+        return {node}
+    if isinstance(node, tuple | list):
+        return set().union(*(_strings(x) for x in node))
+    if not dataclasses.is_dataclass(node):
+        return set()
+    return set().union(*(_strings(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in UNREAD))
+
+
+# ---------------------------------------------------------------- the rounds
+
+PrintErrors = Callable[[CompileError, Path], None]
+PrintReport = Callable[["Report", bool], int]
+
+
+@dataclass
+class Watcher:
+    """A watch session: the project, what it watches, the printers `cardc build` uses, the index so far."""
+
+    root: Path
+    paths: list[Path]
+    print_errors: PrintErrors
+    print_report: PrintReport
+    known: Index | None = None
+
+    def round(self, changed: list[Path]) -> int:
+        """Build, run the scenarios and quick checks the changed files touch, print one summary line;
+        return 0 when all of it passed, 1 otherwise."""
+        started = time.monotonic()
+        before = self.known or index(self.root)
+        self.known = after = index(self.root, before, changed)
+        built = self._build()
+        if built is None:
+            print(f"watch: {_names(changed)}: the build found card errors; nothing was run "
+                  f"({time.monotonic() - started:.1f} s)")
+            return 1
+        _forget_generated()
+        picked = affected(changed, before, after)  # PATH limits what is watched, not what a change touches
+        ran = self._scenarios(picked)
+        checks = [_quick_check(self.root, p) for p in changed if p.suffix == ".card" and p in after.cards]
+        bad = sum(1 for ok, _ in checks if not ok)
+        for _, line in checks:
+            print(line)
+        print(f"watch: {_names(changed)}: built ({built}); {len(picked)} scenario file(s) "
+              f"{'passed' if ran == 0 else 'FAILED'}; {len(checks) - bad} of {len(checks)} quick check(s) "
+              f"passed ({time.monotonic() - started:.1f} s)")
+        return 1 if ran or bad else 0
+
+    def _build(self) -> str | None:
+        """Return what the build wrote (after printing it as `cardc build` does), or None after printing its
+        located errors."""
+        from compiler.build import build
+
+        try:
+            report = build(self.root)
+        except CompileError as err:
+            self.print_errors(err, self.root)
+            return None
+        self.print_report(report, False)
+        return f"{sum(1 for action, _ in report.actions if action != 'unchanged')} file(s) written or removed"
+
+    def _scenarios(self, picked: list[Path]) -> int:
+        """Return the exit code of running the picked files (0 when there are none)."""
+        from compiler.build import read_source
+        from tools.scenario_runs import run_paths
+
+        if not picked:
+            return 0
+        try:
+            for path in picked:  # bytes that are not UTF-8: located, as `cardc scenario` reports them
+                read_source(path, str(path))
+        except CompileError as err:
+            self.print_errors(err, self.root)
+            return 1
+        return run_paths(self.root, picked)
+
+
+def _names(paths: list[Path]) -> str:
+    """Return the changed files' names, a few of them."""
+    shown = ", ".join(p.name for p in paths[:3])
+    return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "") if paths else "start"
+
+
+def _forget_generated() -> None:
+    """Drop the compiled modules imported by an earlier round, so this round plays what was just built."""
+    from compiler.scenario_cards import _parsed
+
+    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    _parsed.cache_clear()  # the card files a scenario's 'cards:' is checked with
+
+
+def _quick_check(root: Path, path: Path) -> tuple[bool, str]:
+    """Return whether a few seeded fuzz games around a card file's cards passed, and a line saying so."""
+    from tools.fuzz_targets import UsageError, resolve_target
+    from tools.fuzzing import campaign
+
+    rel = path.relative_to(root) if path.is_relative_to(root) else path
+    if _automatic(path.parent.name):
+        return _quick_battles(root, path, rel)
+    try:
+        target = resolve_target(root, path)
+    except UsageError as err:  # a file no deck can hold (tokens only, keywords): nothing to play
+        return True, f"quick check {rel}: skipped: {err}"
+    try:
+        out = campaign(target, QUICK_GAMES, QUICK_SEED, None, shrink_seconds=0.0)
+    finally:
+        target.pool.close()
+    if out.original is None:
+        return True, f"quick check {rel}: no violation in {out.games} games"
+    violation = (out.original.violation or "").splitlines()[0]
+    return False, (f"quick check {rel}: VIOLATION in game {out.games}: {violation}; run `cardc fuzz {rel} "
+                   f"--games {QUICK_GAMES} --seed {QUICK_SEED}` to shrink it and write its replay")
+
+
+def _quick_battles(root: Path, path: Path, rel: Path) -> tuple[bool, str]:
+    """Return whether a few seeded battles around a card file of an automatic ruleset passed, and a line."""
+    from tools.battle.targets import fuzz_card_file
+
+    said = io.StringIO()
+    with tempfile.TemporaryDirectory(prefix="cardc-watch-") as tmp:  # a violation's parties go there, not root
+        code = fuzz_card_file(root, path, path.parent.name, True, QUICK_GAMES, QUICK_SEED, {},
+                              Path(tmp) / "violation.sw", said, said)
+    last = [line for line in said.getvalue().splitlines() if line.strip()][-1:] or [""]
+    if code == 1:
+        return False, (f"quick check {rel}: VIOLATION: {last[0]}; run `cardc fuzz {rel} --games {QUICK_GAMES} "
+                       f"--seed {QUICK_SEED}` to see it")
+    return True, f"quick check {rel}: {last[0].removeprefix('cardc fuzz: ')}"
+
+
+def _automatic(ruleset: str) -> bool:
+    """Return whether a compiled ruleset plays automatic battles (no decks to fuzz, parties instead)."""
+    return bool(importlib.import_module(f"generated.{ruleset}").RULESET.automatic)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def _changed_files(changes: Iterable[tuple[object, str]]) -> list[Path]:
+    """Return the card, scenario and battle files of a batch of watchfiles changes, sorted."""
+    return sorted({Path(p) for _, p in changes if Path(p).suffix in WATCHED})
+
+
+def watch_command(root: Path, path: Path | None, once: bool, print_errors: PrintErrors,
+                  print_report: PrintReport) -> int:
+    """`cardc watch`: with once, one round over every watched file, its exit code; else rounds until Ctrl-C
+    (KeyboardInterrupt reaches the caller, which exits 130)."""
+    import watchfiles
+
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # each line as it is printed, also into a pipe
+    paths = [path.resolve()] if path is not None else \
+        [p for p in (root / "cards", root / "tests" / "scenarios", root / "tests" / "battles") if p.exists()]
+    if path is not None and not path.exists():
+        print(f"cardc watch: {path} does not exist", file=sys.stderr)
+        return 2
+    watcher = Watcher(root, paths, print_errors, print_report)
+    if once:
+        every = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*"))) if f.suffix in WATCHED]
+        return watcher.round(every)
+    watcher.round([])
+    ready = False
+    for changes in watchfiles.watch(*paths, rust_timeout=500, yield_on_timeout=True):
+        if not ready:  # the first timeout: the watch is in place, so a save from now on is seen
+            print(f"watching {', '.join(str(p.relative_to(root) if p.is_relative_to(root) else p) for p in paths)}"
+                  " (Ctrl-C to stop)")
+            ready = True
+        changed = _changed_files(changes)
+        if changed:
+            watcher.round(changed)
+    return 0
