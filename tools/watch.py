@@ -35,8 +35,8 @@ UNREAD = ("loc", "path")  # fields of a parsed file that name nothing a game pla
 
 @dataclass(frozen=True)
 class CardFile:
-    """What a card file gives its ruleset: each definition with the names it mentions, and the names its
-    rules mention; `whole` when a change to it touches every game of the ruleset (the rules, or unreadable)."""
+    """What a card file gives its ruleset: each definition (and other spelling of a card, pointing at the
+    card) with the names it mentions, and the names its rules mention; `whole` when a change to it touches every game of the ruleset (the rules, or unreadable)."""
 
     ruleset: str
     defines: Mapping[str, frozenset[str]]
@@ -46,10 +46,11 @@ class CardFile:
 
 @dataclass(frozen=True)
 class ScenarioFile:
-    """A scenario or battle file: the ruleset it plays and every name and word its parsed form holds."""
+    """A scenario or battle file: the ruleset it plays and every name and line of text its parsed form holds
+    (one string: a battle's swordsman line is one piece of text, 'Aria: 10/0/0/1/Sword A, Sword B')."""
 
     ruleset: str
-    names: frozenset[str]
+    said: str
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,12 @@ def _touched(path: Path, before: Index, after: Index) -> set[Path]:
     names = set().union(*(f.defines for f in files))  # a card renamed or removed counts under its old name
     graph = _graph(before, ruleset, _graph(after, ruleset, {}))
     rules = set().union(*(f.rules for f in after.cards.values() if f.ruleset == ruleset))
-    return {s for s in mine if _reached(graph, (after.scenarios[s].names & graph.keys()) | rules) & names}
+    return {s for s in mine if _reached(graph, _named(graph, after.scenarios[s].said) | rules) & names}
+
+
+def _named(graph: dict[str, set[str]], said: str) -> set[str]:
+    """Return the definitions a scenario names somewhere in what it says."""
+    return {name for name in graph if name in said}
 
 
 def _graph(index: Index, ruleset: str, graph: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -153,7 +159,9 @@ def _card_file(path: Path, ruleset: str) -> CardFile:
     others = [item for item in parsed.items if not isinstance(item, kinds)]
     rules = frozenset().union(*(mentions(item) for item in others))
     defines = {name: frozenset(found) for name, found in definitions([parsed]).items()}
-    return CardFile(ruleset, defines, rules, whole=bool(others))
+    spellings = {alias: frozenset({card.name}) for card in parsed.items if isinstance(card, n.Card)
+                 for part in card.parts if isinstance(part, n.NamesDecl) for alias in part.names}
+    return CardFile(ruleset, {**spellings, **defines}, rules, whole=bool(others))
 
 
 def _scenario_file(path: Path, rulesets: set[str]) -> ScenarioFile:
@@ -167,9 +175,9 @@ def _scenario_file(path: Path, rulesets: set[str]) -> ScenarioFile:
         text = read_source(path, str(path)).removeprefix("\ufeff")
         ast = (parse_battle_scenario if path.suffix == ".battle" else parse_scenario)(text, str(path))[0]
     except (CompileError, OSError):
-        return ScenarioFile(folder, frozenset())
+        return ScenarioFile(folder, "")
     named = [i.name.value for i in getattr(ast, "items", ()) if isinstance(i, sn.ScRuleset)]
-    return ScenarioFile(named[0] if named else folder, frozenset(_strings(ast)))
+    return ScenarioFile(named[0] if named else folder, "\n".join(sorted(_strings(ast))))
 
 
 def _strings(node: object) -> set[str]:
@@ -191,29 +199,32 @@ PrintReport = Callable[["Report", bool], int]
 
 @dataclass
 class Watcher:
-    """A watch session: the project, what it watches, the printers `cardc build` uses, the index so far."""
+    """A watch session: the project, the printers `cardc build` uses, the index as of the last good build and
+    the files changed since (a round whose build fails keeps them for the next)."""
 
     root: Path
-    paths: list[Path]
     print_errors: PrintErrors
     print_report: PrintReport
-    known: Index | None = None
+    good: Index | None = None
+    pending: set[Path] = dataclasses.field(default_factory=set)
 
     def round(self, changed: list[Path]) -> int:
-        """Build, run the scenarios and quick checks the changed files touch, print one summary line;
-        return 0 when all of it passed, 1 otherwise."""
+        """Build, run the scenarios and quick checks the files changed since the last good build touch, print
+        one summary line; return 0 when all of it passed, 1 otherwise."""
         started = time.monotonic()
-        before = self.known or index(self.root)
-        self.known = after = index(self.root, before, changed)
+        before = self.good or index(self.root)
+        self.pending |= set(changed)
         built = self._build()
         if built is None:
             print(f"watch: {_names(changed)}: the build found card errors; nothing was run "
                   f"({time.monotonic() - started:.1f} s)")
             return 1
+        touched, self.pending = sorted(self.pending), set()
+        self.good = after = index(self.root, before, touched)
         _forget_generated()
-        picked = affected(changed, before, after)  # PATH limits what is watched, not what a change touches
+        picked = affected(touched, before, after)
         ran = self._scenarios(picked)
-        checks = [_quick_check(self.root, p) for p in changed if p.suffix == ".card" and p in after.cards]
+        checks = [_quick_check(self.root, p) for p in touched if p.suffix == ".card" and p in after.cards]
         bad = sum(1 for ok, _ in checks if not ok)
         for _, line in checks:
             print(line)
@@ -331,7 +342,7 @@ def watch_command(root: Path, path: Path | None, once: bool, print_errors: Print
     if path is not None and not path.exists():
         print(f"cardc watch: {path} does not exist", file=sys.stderr)
         return 2
-    watcher = Watcher(root, paths, print_errors, print_report)
+    watcher = Watcher(root, print_errors, print_report)
     if once:
         every = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*"))) if f.suffix in WATCHED]
         return watcher.round(every)
