@@ -178,3 +178,27 @@ def test_once_runs_one_round_over_a_card_file_and_exits_with_its_code(small: Pat
     assert "FAIL  CARD-Inkwell Familiar" in done.stdout and "R-SD-02" not in done.stdout
     assert re.search(r"^watch: spells\.card: built \(\d+ file\(s\) written or removed\); 1 scenario file\(s\) FAILED",
                      done.stdout, re.M), done.stdout
+
+
+def test_a_card_file_path_watches_that_file_only(small: Path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    folder = small / "cards" / "simple_duel"
+    proc = subprocess.Popen([sys.executable, "-m", "tools", "--root", str(small), "watch", str(folder / "spells.card")],
+                            cwd=small, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out = Output(proc)
+        out.until(r"^watching cards/simple_duel/spells\.card \(Ctrl-C to stop\)")
+        for name in ("creatures.card", "spells.card"):  # a comment more: the same cards
+            with (folder / name).open("a", encoding="utf-8") as f:
+                f.write("# saved\n")
+        assert out.until(r"^watch: .*: built")[-1].startswith("watch: spells.card: built")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_path_that_does_not_exist_is_a_usage_error(small: Path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "tools", "--root", str(small), "watch", "cards/nowhere", "--once"],
+                          cwd=small, env=env, capture_output=True, text=True, timeout=WAIT)
+    assert (done.returncode, done.stderr) == (2, "cardc watch: cards/nowhere does not exist\n")

@@ -324,9 +324,11 @@ def _automatic(ruleset: str) -> bool:
 # ---------------------------------------------------------------- the command
 
 
-def _changed_files(changes: Iterable[tuple[object, str]]) -> list[Path]:
-    """Return the card, scenario and battle files of a batch of watchfiles changes, sorted."""
-    return sorted({Path(p) for _, p in changes if Path(p).suffix in WATCHED})
+def _changed_files(changes: Iterable[tuple[object, str]], paths: list[Path]) -> list[Path]:
+    """Return the card, scenario and battle files of a batch of watchfiles changes that are (or are inside)
+    one of the watched paths, sorted."""
+    found = {Path(p) for _, p in changes if Path(p).suffix in WATCHED}
+    return sorted(f for f in found if any(f == p or f.is_relative_to(p) for p in paths))
 
 
 def watch_command(root: Path, path: Path | None, once: bool, print_errors: PrintErrors,
@@ -348,12 +350,15 @@ def watch_command(root: Path, path: Path | None, once: bool, print_errors: Print
         return watcher.round(every)
     watcher.round([])
     ready = False
-    for changes in watchfiles.watch(*paths, rust_timeout=500, yield_on_timeout=True):
+    # A file's folder is watched, not the file: an editor that saves by renaming a new file over it would
+    # leave a watch on the old file behind.
+    folders = sorted({p.parent if p.is_file() else p for p in paths})
+    for changes in watchfiles.watch(*folders, rust_timeout=500, yield_on_timeout=True):
         if not ready:  # the first timeout: the watch is in place, so a save from now on is seen
             print(f"watching {', '.join(str(p.relative_to(root) if p.is_relative_to(root) else p) for p in paths)}"
                   " (Ctrl-C to stop)")
             ready = True
-        changed = _changed_files(changes)
+        changed = _changed_files(changes, paths)
         if changed:
             watcher.round(changed)
     return 0
