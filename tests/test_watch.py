@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tools.watch import Index, affected, index
+from tools.cli import _internal_error, _print_errors
+from tools.watch import Index, Printers, Watcher, affected, index
 
 SPELLS = ROOT / "cards" / "simple_duel" / "spells.card"
 INKWELL = ROOT / "tests" / "scenarios" / "simple_duel" / "cards" / "inkwell_familiar.scenario"  # an Inkwell Insight
@@ -139,11 +140,15 @@ def edit(path: Path, old: str, new: str) -> int:
 
 def test_watch_prints_a_located_error_then_reruns_the_scenarios_of_the_fixed_card(small: Path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    (small / "generated" / "simple_duel" / "spells.py").unlink()  # stale: the first round rebuilds and runs it
     proc = subprocess.Popen([sys.executable, "-m", "tools", "--root", str(small), "watch"], cwd=small, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         out = Output(proc)
-        out.until(r"^watching cards, tests/scenarios \(Ctrl-C to stop\)")
+        start = out.until(r"^watching cards, tests/scenarios \(Ctrl-C to stop\)")
+        assert "wrote     generated/simple_duel/spells.py" in start
+        assert any(x.startswith("ok    CARD-Inkwell Familiar") for x in start), start
+        assert not any("R-SD-02" in x or x.startswith("quick check") for x in start), start
         spells, insight = small / "cards" / "simple_duel" / "spells.card", "effect: draw 2 cards."
         line = edit(spells, insight, "effect: draw 2 cardz.")
         broken = out.until(r"^watch: spells\.card: the build found card errors")
@@ -202,3 +207,16 @@ def test_a_path_that_does_not_exist_is_a_usage_error(small: Path):
     done = subprocess.run([sys.executable, "-m", "tools", "--root", str(small), "watch", "cards/nowhere", "--once"],
                           cwd=small, env=env, capture_output=True, text=True, timeout=WAIT)
     assert (done.returncode, done.stderr) == (2, "cardc watch: cards/nowhere does not exist\n")
+
+
+def test_a_bug_met_in_a_round_is_one_line_not_a_traceback(small: Path, capsys):
+    def broken_report(report, verbose: bool) -> int:
+        raise RuntimeError("the report printer broke")
+
+    watcher = Watcher(small, Printers(_print_errors, broken_report, _internal_error))
+    spells = small / "cards" / "simple_duel" / "spells.card"
+    assert watcher.guarded([spells]) == 3
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("cardc: internal error (a bug in cardc): RuntimeError: the report printer broke; ")
+    Path(said.rsplit(" ", 1)[-1]).unlink()  # the traceback file it names
+    assert watcher.pending == set()  # the next save starts afresh: a round that broke is not repeated

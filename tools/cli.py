@@ -249,9 +249,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from tools.watch import watch_command
+    from tools.watch import Printers, watch_command
 
-    return watch_command(args.root, args.path, args.once, _print_errors, _print_report)
+    return watch_command(args.root, args.path, args.once, Printers(_print_errors, _print_report, _internal_error))
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:

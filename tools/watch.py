@@ -193,58 +193,76 @@ def _strings(node: object) -> set[str]:
 
 # ---------------------------------------------------------------- the rounds
 
-PrintErrors = Callable[[CompileError, Path], None]
-PrintReport = Callable[["Report", bool], int]
+@dataclass(frozen=True)
+class Printers:
+    """How `cardc` prints: card errors located (as `cardc build`), a build's report, and an internal error
+    (one line, the traceback saved; returns the exit code)."""
+
+    errors: Callable[[CompileError, Path], None]
+    report: Callable[["Report", bool], int]
+    crash: Callable[[Exception, list[str]], int]
 
 
 @dataclass
 class Watcher:
-    """A watch session: the project, the printers `cardc build` uses, the index as of the last good build and
-    the files changed since (a round whose build fails keeps them for the next)."""
+    """A watch session: the project, how to print, the index as of the last good build and the files saved
+    since (a round whose build fails keeps them for the next)."""
 
     root: Path
-    print_errors: PrintErrors
-    print_report: PrintReport
+    printers: Printers
     good: Index | None = None
     pending: set[Path] = dataclasses.field(default_factory=set)
 
-    def round(self, changed: list[Path]) -> int:
-        """Build, run the scenarios and quick checks the files changed since the last good build touch, print
-        one summary line; return 0 when all of it passed, 1 otherwise."""
+    def round(self, saved: list[Path]) -> int:
+        """Build, run the scenarios and quick checks that the files saved since the last good build (and the
+        card files whose compiled module the build rewrote) touch, print one summary line; return 0 when all
+        of it passed, 1 otherwise."""
         started = time.monotonic()
-        before = self.good or index(self.root)
-        self.pending |= set(changed)
-        built = self._build()
-        if built is None:
-            print(f"watch: {_names(changed)}: the build found card errors; nothing was run "
-                  f"({time.monotonic() - started:.1f} s)")
+        before, self.pending = self.good or index(self.root), self.pending | set(saved)
+        report = self._build()
+        if report is None:
+            print(f"watch: {_names(saved)}: the build found card errors; nothing was run ({_since(started)})")
             return 1
-        touched, self.pending = sorted(self.pending), set()
+        saved_since, rebuilt = self.pending, _card_files(self.root, report.actions)
+        touched, self.pending = sorted(saved_since | rebuilt), set()
         self.good = after = index(self.root, before, touched)
         _forget_generated()
         picked = affected(touched, before, after)
         ran = self._scenarios(picked)
-        checks = [_quick_check(self.root, p) for p in touched if p.suffix == ".card" and p in after.cards]
-        bad = sum(1 for ok, _ in checks if not ok)
-        for _, line in checks:
-            print(line)
-        print(f"watch: {_names(changed)}: built ({built}); {len(picked)} scenario file(s) "
-              f"{'passed' if ran == 0 else 'FAILED'}; {len(checks) - bad} of {len(checks)} quick check(s) "
-              f"passed ({time.monotonic() - started:.1f} s)")
+        bad = self._quick_checks([p for p in sorted(saved_since) if p in after.cards])  # saved, not only rebuilt
+        written = sum(1 for action, _ in report.actions if action != "unchanged")
+        print(f"watch: {_names(saved)}: built ({written} file(s) written or removed); {len(picked)} scenario "
+              f"file(s) {'passed' if ran == 0 else 'FAILED'}; {bad} quick check(s) failed ({_since(started)})")
         return 1 if ran or bad else 0
 
-    def _build(self) -> str | None:
-        """Return what the build wrote (after printing it as `cardc build` does), or None after printing its
+    def guarded(self, saved: list[Path]) -> int:
+        """Return the code of a round; a bug met in it is reported in one line (as `cardc` reports one) and
+        the watcher goes on."""
+        try:
+            return self.round(saved)
+        except Exception as err:  # a card that compiles and still breaks the engine must not end the session
+            self.pending = set()
+            return self.printers.crash(err, ["cardc", "watch", *map(str, saved)])
+
+    def _build(self) -> Report | None:
+        """Return the build's report (after printing it as `cardc build` does), or None after printing its
         located errors."""
         from compiler.build import build
 
         try:
             report = build(self.root)
         except CompileError as err:
-            self.print_errors(err, self.root)
+            self.printers.errors(err, self.root)
             return None
-        self.print_report(report, False)
-        return f"{sum(1 for action, _ in report.actions if action != 'unchanged')} file(s) written or removed"
+        self.printers.report(report, False)
+        return report
+
+    def _quick_checks(self, files: list[Path]) -> int:
+        """Print the line of each card file's quick check; return how many failed."""
+        checks = [_quick_check(self.root, p) for p in files]
+        for _, line in checks:
+            print(line)
+        return sum(1 for ok, _ in checks if not ok)
 
     def _scenarios(self, picked: list[Path]) -> int:
         """Return the exit code of running the picked files (0 when there are none)."""
@@ -257,9 +275,21 @@ class Watcher:
             for path in picked:  # bytes that are not UTF-8: located, as `cardc scenario` reports them
                 read_source(path, str(path))
         except CompileError as err:
-            self.print_errors(err, self.root)
+            self.printers.errors(err, self.root)
             return 1
         return run_paths(self.root, picked)
+
+
+def _since(started: float) -> str:
+    return f"{time.monotonic() - started:.1f} s"
+
+
+def _card_files(root: Path, actions: list[tuple[str, str]]) -> set[Path]:
+    """Return the card files whose compiled module a build wrote or removed (generated/R/F.py is
+    cards/R/F.card)."""
+    paths = [Path(path) for action, path in actions if action != "unchanged"]
+    return {root / "cards" / p.parent.name / f"{p.stem}.card" for p in paths
+            if len(p.parts) == 3 and p.parts[0] == "generated" and p.suffix == ".py" and p.stem != "__init__"}
 
 
 def _names(paths: list[Path]) -> str:
@@ -331,34 +361,38 @@ def _changed_files(changes: Iterable[tuple[object, str]], paths: list[Path]) -> 
     return sorted(f for f in found if any(f == p or f.is_relative_to(p) for p in paths))
 
 
-def watch_command(root: Path, path: Path | None, once: bool, print_errors: PrintErrors,
-                  print_report: PrintReport) -> int:
+def watch_command(root: Path, path: Path | None, once: bool, printers: Printers) -> int:
     """`cardc watch`: with once, one round over every watched file, its exit code; else rounds until Ctrl-C
     (KeyboardInterrupt reaches the caller, which exits 130)."""
-    import watchfiles
-
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)  # each line as it is printed, also into a pipe
-    paths = [path.resolve()] if path is not None else \
-        [p for p in (root / "cards", root / "tests" / "scenarios", root / "tests" / "battles") if p.exists()]
     if path is not None and not path.exists():
         print(f"cardc watch: {path} does not exist", file=sys.stderr)
         return 2
-    watcher = Watcher(root, print_errors, print_report)
+    paths = [path.resolve()] if path is not None else \
+        [p for p in (root / "cards", root / "tests" / "scenarios", root / "tests" / "battles") if p.exists()]
+    watcher = Watcher(root, printers)
     if once:
-        every = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*"))) if f.suffix in WATCHED]
-        return watcher.round(every)
-    watcher.round([])
-    ready = False
+        return watcher.round([f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
+                              if f.suffix in WATCHED])
+    watcher.guarded([])  # the cards as they are: what the build rewrites is run
+    _loop(watcher, paths)
+    return 0
+
+
+def _loop(watcher: Watcher, paths: list[Path]) -> None:
+    """Run a round for each batch of saves under the paths, until KeyboardInterrupt."""
+    import watchfiles
+
     # A file's folder is watched, not the file: an editor that saves by renaming a new file over it would
     # leave a watch on the old file behind.
     folders = sorted({p.parent if p.is_file() else p for p in paths})
+    shown = ", ".join(str(p.relative_to(watcher.root) if p.is_relative_to(watcher.root) else p) for p in paths)
+    ready = False
     for changes in watchfiles.watch(*folders, rust_timeout=500, yield_on_timeout=True):
         if not ready:  # the first timeout: the watch is in place, so a save from now on is seen
-            print(f"watching {', '.join(str(p.relative_to(root) if p.is_relative_to(root) else p) for p in paths)}"
-                  " (Ctrl-C to stop)")
+            print(f"watching {shown} (Ctrl-C to stop)")
             ready = True
-        changed = _changed_files(changes, paths)
-        if changed:
-            watcher.round(changed)
-    return 0
+        saved = _changed_files(changes, paths)
+        if saved:
+            watcher.guarded(saved)
