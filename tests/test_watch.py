@@ -20,7 +20,8 @@ import pytest
 
 from tests.conftest import ROOT
 from tools.cli import _internal_error, _print_errors
-from tools.watch import Index, Printers, Watcher, affected, index
+from tools.watch import Printers, Watcher
+from tools.watch_select import Index, affected, index
 
 SPELLS = ROOT / "cards" / "simple_duel" / "spells.card"
 INKWELL = ROOT / "tests" / "scenarios" / "simple_duel" / "cards" / "inkwell_familiar.scenario"  # an Inkwell Insight
@@ -220,3 +221,24 @@ def test_a_bug_met_in_a_round_is_one_line_not_a_traceback(small: Path, capsys):
     assert said.startswith("cardc: internal error (a bug in cardc): RuntimeError: the report printer broke; ")
     Path(said.rsplit(" ", 1)[-1]).unlink()  # the traceback file it names
     assert watcher.pending == set()  # the next save starts afresh: a round that broke is not repeated
+
+
+def test_a_change_to_cardc_itself_restarts_the_watcher_and_runs_every_scenario(small: Path):
+    for part in ("compiler", "grammar", "runtime", "tools"):  # the project is cardc: its own code runs
+        shutil.copytree(ROOT / part, small / part, ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ, PYTHONPATH=str(small))
+    proc = subprocess.Popen([sys.executable, "-m", "tools", "--root", str(small), "watch"], cwd=small, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out = Output(proc)
+        out.until(r"^watching cards, tests/scenarios and cardc itself \(Ctrl-C to stop\)")
+        with (small / "compiler" / "lower.py").open("a", encoding="utf-8") as f:
+            f.write("# a change to the compiler: every generated module gets a new key\n")
+        out.until(r"^watch: cardc itself changed \(lower\.py\); restarting with the new code$")
+        first = out.until(r"^watch: lower\.py: built")
+        assert "wrote     generated/simple_duel/spells.py" in first
+        assert {"ok    R-SD-02: Deck size", "2 passed, 0 failed"} <= set(first), first
+        out.until(r"^watching cards, tests/scenarios and cardc itself")
+    finally:
+        proc.kill()
+        proc.wait()

@@ -251,7 +251,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     from tools.watch import Printers, watch_command
 
-    return watch_command(args.root, args.path, args.once, Printers(_print_errors, _print_report, _internal_error))
+    return watch_command(args.root, args.path, args.once, Printers(_print_errors, _print_report, _internal_error),
+                         args.restarted)
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -323,6 +324,7 @@ def parser() -> argparse.ArgumentParser:
                     help="a ruleset folder, card file or scenario folder to watch (default: cards/, tests/scenarios/ "
                          "and tests/battles/)")
     wa.add_argument("--once", action="store_true", help="one round over every watched file, then exit with its code")
+    wa.add_argument("--restarted", type=Path, action="append", default=[], help=argparse.SUPPRESS)  # tools/watch.py
     wa.set_defaults(func=cmd_watch)
     ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
     ls.set_defaults(func=cmd_lsp)
