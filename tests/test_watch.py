@@ -242,3 +242,22 @@ def test_a_change_to_cardc_itself_restarts_the_watcher_and_runs_every_scenario(s
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_quick_check_reports_a_broken_invariant_with_the_command_that_finds_it_again(monkeypatch, tmp_path,
+                                                                                        capsys):
+    from runtime import invariants
+    from tools.cli import main
+    from tools.watch import _quick_check
+
+    real = invariants.violations
+    monkeypatch.setattr(invariants, "violations", lambda s: real(s) + (
+        ["planted violation: 4 actions taken"] if s.actions_taken >= 4 else []))
+    ok, line = _quick_check(ROOT, SPELLS)
+    hint = "run `cardc fuzz cards/simple_duel/spells.card --games 3 --seed 0` to shrink it and write its replay"
+    assert not ok and line.startswith("quick check cards/simple_duel/spells.card: VIOLATION in game 1: ")
+    assert "planted violation" in line and line.endswith(hint)
+    out = tmp_path / "found.replay.json"
+    assert main(["--root", str(ROOT), "fuzz", str(SPELLS), "--games", "3", "--seed", "0", "--out", str(out),
+                 "--shrink-seconds", "1"]) == 1
+    assert "violation found in game 1 of 3" in capsys.readouterr().out

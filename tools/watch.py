@@ -58,7 +58,8 @@ class Watcher:
         card files whose compiled module the build rewrote) touch, print one summary line; return 0 when all
         of it passed, 1 otherwise."""
         started = time.monotonic()
-        before, self.pending = self.good or index(self.root), self.pending | set(saved)
+        self.good = before = self.good or index(self.root)  # a failed first build keeps the tree as it was read
+        self.pending |= set(saved)
         report = self._build()
         if report is None:
             print(f"watch: {_names(saved)}: the build found card errors; nothing was run ({_since(started)})")
