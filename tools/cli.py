@@ -1,4 +1,5 @@
-"""The `cardc` command line: build, check, fmt, play, tournament, scenario, fuzz, try, replay, gallery, lsp.
+"""The `cardc` command line: build, check, fmt, play, tournament, scenario, fuzz, try, replay, gallery, watch,
+lsp.
 
 Exit codes: 0 success; 1 card errors, stale generated code, failed scenarios, a bad deck, a fuzz
 violation or a replay that still fails, a file that cannot be read; 2 wrong usage; 3 an internal error
@@ -16,8 +17,12 @@ import time
 import traceback
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from compiler.diagnostics import CompileError, did_you_mean
+
+if TYPE_CHECKING:
+    from compiler.build import Report
 
 EXIT_INTERNAL = 3  # a bug in cardc, never the user's input; 0, 1 and 2 as in tools/fuzzing.py
 EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by SIGINT (128 + 2)
@@ -36,9 +41,13 @@ def _print_errors(err: CompileError, root: Path) -> None:
 def cmd_build(args: argparse.Namespace) -> int:
     from compiler.build import build
 
-    report = build(args.root)
+    return _print_report(build(args.root), args.verbose)
+
+
+def _print_report(report: Report, verbose: bool) -> int:
+    """Print what a build wrote or removed (and with verbose what it left unchanged) and the counts; return 0."""
     for action, path in report.actions:
-        if action != "unchanged" or args.verbose:
+        if action != "unchanged" or verbose:
             print(f"{action:9} {path}")
     counts = {a: sum(1 for x, _ in report.actions if x == a) for a in ("wrote", "removed", "unchanged")}
     print(f"{counts['wrote']} written, {counts['removed']} removed, {counts['unchanged']} unchanged")
@@ -257,6 +266,13 @@ def cmd_gallery(args: argparse.Namespace) -> int:
     return gallery_command(args.ruleset, args.out)
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from tools.watch import Printers, watch_command
+
+    return watch_command(args.root, args.path, args.once, Printers(_print_errors, _print_report, _internal_error),
+                         args.restarted)
+
+
 def cmd_lsp(args: argparse.Namespace) -> int:
     from tools.lsp.server import run
 
@@ -339,6 +355,13 @@ def parser() -> argparse.ArgumentParser:
     ga.add_argument("ruleset")
     ga.add_argument("-o", "--out", type=Path, required=True, help="the folder to write (created if missing)")
     ga.set_defaults(func=cmd_gallery)
+    wa = sub.add_parser("watch", help="rebuild on save; rerun the scenarios and quick checks the changed files touch")
+    wa.add_argument("path", nargs="?", type=Path, default=None,
+                    help="a ruleset folder, card file or scenario folder to watch (default: cards/, tests/scenarios/ "
+                         "and tests/battles/)")
+    wa.add_argument("--once", action="store_true", help="one round over every watched file, then exit with its code")
+    wa.add_argument("--restarted", type=Path, action="append", default=[], help=argparse.SUPPRESS)  # tools/watch.py
+    wa.set_defaults(func=cmd_watch)
     ls = sub.add_parser("lsp", help="the language server for editors, on stdin and stdout (docs/editor.md)")
     ls.set_defaults(func=cmd_lsp)
     for runs_cards in (pl, tr, sc, fz, tt, rp, ga):
@@ -367,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Return the exit code of the chosen command, reporting each error a user's input can cause."""
     args.root = args.root.resolve()
-    if args.command in ("build", "check") and not (args.root / "cards").is_dir():
+    if args.command in ("build", "check", "watch") and not (args.root / "cards").is_dir():
         print(f"cardc: {args.root} has no cards/ folder; give the project folder with --root", file=sys.stderr)
         return 1
     sys.path.insert(0, str(args.root))
