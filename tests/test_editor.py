@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -145,8 +146,30 @@ def test_vsce_packages_the_extension(tmp_path):
                           text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     names = set(zipfile.ZipFile(out).namelist())
-    needed = {"extension/package.json", "extension/extension.js", "extension/language-configuration.json",
+    needed = {"extension/package.json", "extension/extension.js", "extension/server.js",
+              "extension/language-configuration.json",
               *(f"extension/syntaxes/{g.name}" for g in GRAMMARS),
               "extension/node_modules/vscode-languageclient/package.json"}
     assert needed <= names, needed - names
     assert not any("/tests/" in n or n.endswith(".py") for n in names)
+
+
+def test_the_extension_starts_the_language_server_it_is_configured_with(tmp_path):
+    # server.js is the extension's own code for the command (the settings' defaults: `cardc lsp`); the
+    # client speaks vscode-jsonrpc, the transport vscode-languageclient uses. VS Code itself is not run:
+    # it comes from neither PyPI, Debian nor npm.
+    folder = tmp_path / "cards" / "simple_duel"
+    shutil.copytree(ROOT / "cards" / "simple_duel", folder)
+    path = folder / "extra.card"
+    doc = {"uri": path.as_uri(), "languageId": "card",
+           "text": 'card "Stray Ember" {\n    kind creture\n    text "A spark."\n}\n'}
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    done = subprocess.run(["node", str(EXT / "tests" / "start_server.js")], input=json.dumps(doc), cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    reply = json.loads(done.stdout)
+    assert reply["command"] == ["cardc", "lsp"] and reply["server"]["name"] == "cardc"
+    assert reply["diagnostics"]["uri"] == path.as_uri()
+    [found] = reply["diagnostics"]["diagnostics"]
+    assert (found["code"], found["message"], found["range"]["start"]) == (
+        "E101", "unknown card kind 'creture'; did you mean 'creature'?", {"line": 1, "character": 9})

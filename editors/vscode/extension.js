@@ -3,6 +3,7 @@
 "use strict";
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+const { serverCommand } = require("./server");
 
 const LANGUAGES = ["card", "cardc-deck", "cardc-party", "cardc-scenario", "cardc-battle", "cardc-team",
   "cardc-replay"];
@@ -10,9 +11,7 @@ let client;
 
 function serverOptions() {
   const config = vscode.workspace.getConfiguration("cardc.server");
-  const command = config.get("command", "cardc");
-  const args = config.get("args", ["lsp"]);
-  return { command, args, transport: TransportKind.stdio };
+  return { ...serverCommand((name, fallback) => config.get(name, fallback)), transport: TransportKind.stdio };
 }
 
 async function activate(context) {
