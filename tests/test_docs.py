@@ -337,3 +337,11 @@ def test_the_document_has_examples_of_every_convention():
     assert SHARED.next_to == DEFAULT_FOLDER
     assert {b.next_to for b in CARD_BLOCKS} >= {DEFAULT_FOLDER, "code_of_joker", ""}
     assert PROPOSALS
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Two commands for a fresh machine"):readme.index("## The commands")]
+    commands = re.findall(r"```sh\n(.*?)\n```", section, flags=re.S)
+    assert len(commands) == 2, commands
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip("\n").splitlines()[-1] == commands[1]
