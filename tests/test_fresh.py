@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import build
 from compiler.freshness import outdated
 from tests.conftest import ROOT
 
@@ -103,3 +104,45 @@ def test_a_card_error_found_by_the_rebuild_stops_the_command(built):
     assert lines[-1] == ("cardc play: not run: the rebuild for cards/simple_duel/creatures.card changed found card "
                          "errors; generated/ is unchanged")
     assert {p: p.read_bytes() for p in (built / "generated").rglob("*.py")} == tree
+
+
+def test_edits_of_registries_package_files_and_stray_modules_are_named(built):
+    registry = built / "generated/simple_duel/__init__.py"
+    registry.write_text(registry.read_text(encoding="utf-8").replace("RULESET = ", "RULESET =  "), encoding="utf-8")
+    package = built / "generated/__init__.py"
+    package.write_text(package.read_text(encoding="utf-8") + "import os\n", encoding="utf-8")
+    (built / "generated/stray.py").write_text("", encoding="utf-8")
+    (built / "generated/successor/deep").mkdir()
+    (built / "generated/successor/deep/x.py").write_text("", encoding="utf-8")
+    (built / "generated/stray_folder").mkdir()
+    (built / "generated/stray_folder/y.py").write_text("", encoding="utf-8")
+    assert outdated(built) == ["generated/__init__.py was edited", "generated/stray.py is not built from any card file",
+                               "generated/simple_duel/__init__.py was edited",
+                               "generated/successor/deep/x.py is not built from any card file",
+                               "generated/stray_folder/ has no card folder cards/stray_folder/"]
+
+
+def test_a_build_of_a_fresh_project_parses_and_renders_nothing(built, monkeypatch):
+    import compiler.build
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a no-op build parsed or rendered a file")
+
+    monkeypatch.setattr(compiler.build, "parse", refuse)
+    monkeypatch.setattr(compiler.build, "render", refuse)
+    report = build(built)
+    assert report.actions and {action for action, _ in report.actions} == {"unchanged"}
+    edit(built, RULESET, "starts at 20", "starts at 7")  # stale now: the build parses, renders, writes
+    with pytest.raises(AssertionError, match="parsed or rendered"):
+        build(built)
+
+
+def test_a_build_repairs_what_the_freshness_check_names(built):
+    registry = built / "generated/simple_duel/__init__.py"
+    good = registry.read_text(encoding="utf-8")
+    registry.write_text(good + "HAND_EDIT = 1\n", encoding="utf-8")
+    (built / "generated/__init__.py").write_text("", encoding="utf-8")
+    report = build(built)
+    assert {p for action, p in report.actions if action == "wrote"} == {
+        "generated/__init__.py", "generated/simple_duel/__init__.py"}
+    assert registry.read_text(encoding="utf-8") == good and outdated(built) == []
