@@ -15,6 +15,7 @@ import re
 import pytest
 
 from runtime import engine
+from runtime import query as q
 from tests.conftest import ROOT
 from tools import api
 from tools.api import observe
@@ -33,9 +34,25 @@ def game(request) -> api.Game:
     return api.load(ruleset, rules=version)
 
 
+def _hidden(s, viewer: int, cid: int) -> bool:
+    """Return whether the rules hide a card from the viewer (docs/api.md, Observations): in a deck, in another
+    player's hidden zone, or face down under another player's control. Written apart from tools/api."""
+    c, flags = s.cards[cid], s.game.ruleset.zones.get(s.cards[cid].zone, ())
+    theirs = c.controller != viewer
+    return c.zone == "deck" or ("hidden" in flags and theirs) or (c.face_down and theirs)
+
+
+def _may_be(s, cid: int, name: str) -> bool:
+    """Return whether a hidden card could be a card of another name: any, in a hand; on the field, face down,
+    one of its kind (a face-down card's kind lays it face down, and its static abilities still apply)."""
+    kind = s.game.cards[s.cards[cid].name].kind
+    public = "hidden" not in s.game.ruleset.zones.get(s.cards[cid].zone, ())
+    return name != s.cards[cid].name and (not public or s.game.cards[name].kind == kind)
+
+
 def _hidden_variants(state: api.State, viewer: int) -> list[api.State]:
     """Return copies of a state that differ from it only in cards the viewer cannot see: a hidden card's
-    identity swapped with a deck card's, and each deck (the viewer's own too) in reverse order."""
+    identity swapped with a deck card's that it could be, and each deck (the viewer's own too) in reverse order."""
     out = []
     s = state.raw
     for p, player in enumerate(s.players):
@@ -44,9 +61,10 @@ def _hidden_variants(state: api.State, viewer: int) -> list[api.State]:
             copy = state.clone()
             copy.raw.players[p].zones["deck"].reverse()
             out.append(copy)
-        unseen = [c.id for c in s.cards if c.owner == p and c.zone != "deck" and not observe.sees(s, viewer, c.id)]
-        for cid in unseen[:2]:
-            other = next((d for d in deck if s.cards[d].name != s.cards[cid].name), None)
+        unseen = {c.zone: c.id for c in reversed(s.cards)  # the first card of each zone the viewer cannot see
+                  if c.controller == p and c.zone != "deck" and _hidden(s, viewer, c.id)}
+        for cid in unseen.values():
+            other = next((d for d in deck if _may_be(s, cid, s.cards[d].name)), None)
             if other is not None:
                 copy = state.clone()
                 a, b = copy.raw.cards[cid], copy.raw.cards[other]
@@ -81,6 +99,8 @@ def _check_step(game: api.Game, state: api.State, rng: random.Random) -> None:
     for player in range(len(state.raw.players)):
         assert len(state.observation_tensor(player)) == game.observation_size
     assert hidden_leaks(state) == []
+    s = state.raw
+    assert all(observe.sees(s, v, c.id) != _hidden(s, v, c.id) for v in range(len(s.players)) for c in s.cards)
     assert state.returns() == [0.0] * len(state.raw.players)
     action = rng.choice(legal)
     for copy in (clone, restored):
@@ -128,19 +148,39 @@ def test_four_teams_play_to_an_end_with_returns_in_bounds():
     _check_end(state)
 
 
-def test_a_planted_leak_is_caught(monkeypatch):
-    game = api.load("simple_duel")
-    state = game.new_state(seed=3)
+def _face_down_state() -> api.State:
+    """Return a Code of Joker state where a card lies face down on the field (set into the trigger zone)."""
+    state, rng = api.load("code_of_joker", rules="v1").new_state(seed=0), random.Random(0)
+    while not any(c.face_down and c.zone != "deck" for c in state.raw.cards):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _sees_all(s, viewer, cid):
+    return True
+
+
+def _sees_face_down(s, viewer, cid):
+    return q.sees(s, viewer, cid)  # forgets that a face-down card hides from the other players
+
+
+def _sees_own_deck(s, viewer, cid):
+    return q.sees(s, viewer, cid) or (s.cards[cid].zone == "deck" and s.cards[cid].controller == viewer)
+
+
+@pytest.mark.parametrize("leak", [_sees_all, _sees_face_down, _sees_own_deck])
+def test_a_planted_leak_is_caught(monkeypatch, leak):
+    state = _face_down_state()
     assert hidden_leaks(state) == []
-    monkeypatch.setattr(observe, "sees", lambda s, viewer, cid: True)  # shows every card's name
-    monkeypatch.setattr(observe, "in_view", lambda s, viewer, cid: True)
+    monkeypatch.setattr(observe, "sees", leak)
+    monkeypatch.setattr(observe, "in_view", leak)
     assert hidden_leaks(state)
 
 
 def test_the_leak_check_checks_something_wherever_cards_are_hidden(game):
     state = game.new_state(seed=0)
     for viewer in range(len(state.raw.players)):
-        hidden = [c.id for c in state.raw.cards if not observe.sees(state.raw, viewer, c.id)]
+        hidden = [c.id for c in state.raw.cards if _hidden(state.raw, viewer, c.id)]
         assert bool(_hidden_variants(state, viewer)) == bool(hidden)  # War of the Vortex Night hides nothing
 
 
