@@ -9,8 +9,12 @@ A planted leak makes the hidden-card check fail. Every ```python block of docs/a
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -260,3 +264,15 @@ def test_the_table_of_sizes_is_the_games_own():
         game = api.load(ruleset, rules=version or None)
         assert (game.num_actions, len(game.space.kinds), game.space.width, game.observation_size) == (
             int(actions), int(kinds), int(width), int(observed))
+
+
+def test_a_stale_build_is_refused(tmp_path):
+    for folder in ("cards", "generated", "compiler", "runtime", "tools", "grammar"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    ruleset = tmp_path / "cards" / "simple_duel" / "ruleset.card"
+    ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("starts at 20", "starts at 7"), encoding="utf-8")
+    code = "from tools import api\ntry:\n    api.load('simple_duel')\nexcept api.ApiError as err:\n    print(err)\n"
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.stdout == "generated/ is stale (cards/simple_duel/ruleset.card changed); run `cardc build`\n"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.diagnostics import CompileError
+from compiler.freshness import outdated
 from runtime import engine
 from runtime.agents import describe_action
 from runtime.engine import Action
@@ -18,9 +19,10 @@ from runtime.engine import Game as RuntimeGame
 from runtime.folder_recovery import SAFE_NAME
 from runtime.load import load_game
 from runtime.state import State as RuntimeState
+from runtime.view import render_state
 from tools.api.observe import Encoder, observation
 from tools.api.space import ActionSpace, ActionSpaceError, space_of
-from tools.play import deck_path, default_decks, read_entries
+from tools.play import deck_path, default_decks, legal_samples, read_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 TERMINAL = -1  # current_player of a finished game
@@ -39,6 +41,9 @@ def _compiled() -> list[str]:
 
 def load(ruleset: str, rules: str | None = None, options: dict[str, str] | None = None) -> Game:
     """Return the Game of a compiled card-game ruleset; `rules` is its version (the option 'version')."""
+    stale = outdated(ROOT) if (ROOT / "cards").is_dir() else []  # never play old code (tools/fresh.py)
+    if stale:
+        raise ApiError(f"generated/ is stale ({'; '.join(stale)}); run `cardc build`")
     known = _compiled()
     if not SAFE_NAME.match(ruleset) or ruleset not in known:
         raise ApiError(f"no compiled ruleset '{ruleset}' (compiled: {', '.join(known)})")
@@ -88,8 +93,6 @@ class Game:
 
     def sample_decks(self) -> list[str]:
         """Return the names of the sample decks (or teams) that are legal under these rules and options."""
-        from tools.play import legal_samples
-
         return [p.stem for p in legal_samples(ROOT, self.raw)]
 
     def new_state(self, decks: list | None = None, seed: int = 0) -> State:
@@ -212,8 +215,6 @@ class State:
 
     def observation_string(self, player: int) -> str:
         """Return what a player may see as the text board `cardc play` shows a human."""
-        from runtime.view import render_state
-
         return render_state(self.raw, viewer=self._seat(player))
 
     def _seat(self, player: int) -> int:
@@ -223,6 +224,5 @@ class State:
         return player
 
     def __str__(self) -> str:
-        from runtime.view import render_state
-
+        """Return the whole board as text (every card: not an observation)."""
         return render_state(self.raw)
