@@ -209,6 +209,7 @@ def test_marguerite_is_refused_naming_the_card_games():
     (lambda: api.load("simple_duel").new_state(["no_such_deck"]), "no deck or team 'no_such_deck'"),
     (lambda: api.load("simple_duel").new_state([["Nothing Card"]] * 2), "unknown card 'Nothing Card'"),
     (lambda: api.load("simple_duel").new_state(seed=1).apply_action(-1), "not legal now"),
+    (lambda: api.load("simple_duel").new_state(seed=1).apply_action("done"), "action 'done' is not legal now"),
     (lambda: api.load("simple_duel").new_state(seed=1).observation(2), "no player 2"),
     (lambda: api.deserialize("{}"), "not a serialized state"),
     (lambda: api.deserialize("nonsense"), "not a serialized state"),

@@ -7,6 +7,7 @@ every decision of the engine (a turn's action, a target, a 'you may', a block) i
 from __future__ import annotations
 
 import json
+import operator
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,9 @@ class State:
     def apply_action(self, action: int) -> None:
         """Take a legal action and advance to the next decision; ApiError if it is not legal now."""
         try:
-            pair = self._pairs().get(action) if isinstance(action, int) else None
+            pair = self._pairs().get(operator.index(action))  # any integer type (a numpy int too)
+        except TypeError:
+            pair = None
         except ActionSpaceError as err:
             raise ApiError(str(err)) from None
         if pair is None:

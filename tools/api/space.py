@@ -22,7 +22,7 @@ FREE_DECK_CARDS = 64  # a ruleset without a deck size: the most cards one player
 TOKEN_ROOM = 128  # card ids beyond the decks: tokens and cards made during play
 
 
-class ActionSpaceError(Exception):
+class ActionSpaceError(ValueError):
     """An action outside the ruleset's fixed action space (a number out of range, or a value too large)."""
 
 
@@ -58,7 +58,7 @@ class ActionSpace:
 
     def decode(self, number: int) -> Action:
         """Return the engine action of a number; ActionSpaceError if it is not in [0, size)."""
-        if not isinstance(number, int) or not 0 <= number < self.size:
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < self.size:
             raise ActionSpaceError(f"action {number!r} is not in [0, {self.size})")
         kind_index, rest = divmod(number, self.width)
         kind, value = self.kinds[kind_index], rest - self.seats
