@@ -25,7 +25,7 @@ def ensure_built(root: Path, command: str, no_build: bool, print_errors: Callabl
     if not reasons:
         return None
     if no_build:
-        print(f"cardc {command}: generated/ is stale ({_listed(reasons)}); run `cardc build`", file=err)
+        print(f"cardc {command}: generated/ is stale ({listed(reasons)}); run `cardc build`", file=err)
         return 1
     from compiler.build import build
 
@@ -33,10 +33,10 @@ def ensure_built(root: Path, command: str, no_build: bool, print_errors: Callabl
         report = build(root)
     except CompileError as problem:
         print_errors(problem, root)
-        print(f"cardc {command}: not run: the rebuild for {_listed(reasons)} found card errors; generated/ is "
+        print(f"cardc {command}: not run: the rebuild for {listed(reasons)} found card errors; generated/ is "
               "unchanged", file=err)
         return 1
-    print(f"cardc {command}: rebuilt {_listed(rebuilt(report.actions))} ({_listed(reasons)})", file=err)
+    print(f"cardc {command}: rebuilt {listed(rebuilt(report.actions))} ({listed(reasons)})", file=err)
     return None
 
 
@@ -47,7 +47,7 @@ def rebuilt(actions: list[tuple[str, str]]) -> list[str]:
     return modules or touched or ["nothing"]
 
 
-def _listed(items: list[str]) -> str:
+def listed(items: list[str]) -> str:
     """Return a few items joined, with how many more there are."""
     head = ", ".join(items[:SHOWN])
     return head if len(items) <= SHOWN else f"{head} and {len(items) - SHOWN} more"

@@ -23,6 +23,7 @@ from runtime.state import State as RuntimeState
 from runtime.view import render_state
 from tools.api.observe import Encoder, observation
 from tools.api.space import ActionSpace, ActionSpaceError, space_of
+from tools.fresh import listed
 from tools.play import deck_path, default_decks, legal_samples, read_entries
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +45,7 @@ def load(ruleset: str, rules: str | None = None, options: dict[str, str] | None 
     """Return the Game of a compiled card-game ruleset; `rules` is its version (the option 'version')."""
     stale = outdated(ROOT) if (ROOT / "cards").is_dir() else []  # never play old code (tools/fresh.py)
     if stale:
-        raise ApiError(f"generated/ is stale ({'; '.join(stale)}); run `cardc build`")
+        raise ApiError(f"generated/ is stale ({listed(stale)}); run `cardc build`")
     known = _compiled()
     if not SAFE_NAME.match(ruleset) or ruleset not in known:
         raise ApiError(f"no compiled ruleset '{ruleset}' (compiled: {', '.join(known)})")
