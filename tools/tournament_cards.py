@@ -51,9 +51,13 @@ class Observer:
                 self.drawn[card.owner].add(card.name)
 
     def watch(self, s: State, what: str, ctx: Ctx, why: str) -> None:
-        """Count an ability of a card (its own or its keyword's) put on the stack (State.watch)."""
+        """Count an ability of a card (its own or its keyword's) put on the stack (State.watch); where turns
+        go to cards, dice and not players choose the cards used, so a card whose ability fired was played."""
         if what == "fired" and ctx.ability[0] in OWN_ABILITIES and 0 <= ctx.source < len(s.cards):
-            self.fired[s.cards[ctx.source].name] += 1
+            card = s.cards[ctx.source]
+            self.fired[card.name] += 1
+            if s.game.ruleset.actor_turns and 0 <= card.owner < len(self.played):
+                self.played[card.owner].add(card.name)
 
     def seen(self) -> Seen:
         """Return what the game showed, sorted (plain data a worker process sends back)."""
