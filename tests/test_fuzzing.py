@@ -147,7 +147,7 @@ def test_fuzz_finds_nothing_in_simple_duel(tmp_path, capsys):
     assert main(["--root", str(ROOT), "fuzz", str(FOLDER), "--games", "6", "--seed", "1", "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "no violation in 6 games" in captured.out
-    assert "\r[##########] 6/6 games" in captured.err
+    assert "[#" not in captured.err and "\r" not in captured.err  # stderr not a terminal: no progress bar
     assert not out.exists()
     for path in (FOLDER / "spells.card", FOLDER / "decks" / "aggro.deck"):
         assert main(["--root", str(ROOT), "fuzz", str(path), "--games", "3", "--seed", "2", "--out", str(out)]) == 0

@@ -174,15 +174,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from runtime.battle.rules import load_rules
     from runtime.load import load_game
     from tools.battle.play import tournament_command as battles
-    from tools.tournament import tournament_command
+    from tools.tournament import Setup, tournament_command
 
     missing = _missing_ruleset(args.root, args.ruleset)
-    if missing:
-        print(f"error: {missing}", file=sys.stderr)
+    outputs, problem = _tournament_outputs(args)
+    if missing or problem:
+        print(f"error: {missing or problem}", file=sys.stderr)
         return 2
     if _automatic(args.ruleset):
-        if len(args.entries) > 1:
-            print("error: a tournament of automatic battles plays the party files of one folder", file=sys.stderr)
+        if len(args.entries) > 1 or outputs:
+            print("error: a tournament of automatic battles plays the party files of one folder and prints its "
+                  "table (no --csv, --json or --heatmap)", file=sys.stderr)
             return 2
         folder = Path(args.entries[0]) if args.entries else args.root / "cards" / args.ruleset / "parties"
         return battles(load_rules(args.ruleset), folder, _options(args))
@@ -191,8 +193,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    return tournament_command(args.root, game, _options(args), args.entries, args.games, args.seed, args.agent,
-                              args.workers)
+    setup = Setup(args.games, args.seed, args.agent, args.workers, outputs)
+    return tournament_command(args.root, game, _options(args), args.entries, setup)
+
+
+def _tournament_outputs(args: argparse.Namespace) -> tuple[tuple[tuple[str, Path], ...], str]:
+    """Return the files --csv, --json and --heatmap ask for, as (format, file), and what is wrong with them."""
+    from tools.heatmap import png_problem
+    from tools.tournament_out import kind_of, output_problem
+
+    asked = [("csv", p) for p in args.csv] + [("json", p) for p in args.json] + [("heatmap", p) for p in args.heatmap]
+    for option, path in asked:
+        problem = output_problem(option, path) or (png_problem() if kind_of(option, path) == "png" else "")
+        if problem:
+            return (), problem
+    if len({p.resolve() for _, p in asked}) < len(asked):
+        return (), "the same file is named twice among --csv, --json and --heatmap"
+    return tuple((kind_of(option, path), path) for option, path in asked), ""
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
@@ -316,6 +333,10 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one a core)")
     tr.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     tr.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
+    tr.add_argument("--csv", type=Path, action="append", default=[], help="also write every figure as CSV")
+    tr.add_argument("--json", type=Path, action="append", default=[], help="also write every figure as JSON")
+    tr.add_argument("--heatmap", type=Path, action="append", default=[],
+                    help="also draw the matchup matrix as a heat map: FILE.png or FILE.html (may be given twice)")
     tr.set_defaults(func=cmd_tournament)
     sc = sub.add_parser("scenario", help="run scenario and battle files (default: tests/scenarios/ and tests/battles/)")
     sc.add_argument("paths", nargs="*", type=Path)

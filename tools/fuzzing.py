@@ -40,6 +40,7 @@ from runtime.engine import Action, Game
 from runtime.state import State
 from tools.deckgen import candidates, decode_deck, encode_deck, random_deck, shape
 from tools.fuzz_targets import Target, UsageError, deck_choices, resolve_target
+from tools.progress import Bar
 from tools.teamgen import random_team
 
 EXIT_OK, EXIT_VIOLATION, EXIT_USAGE = 0, 1, 2
@@ -201,26 +202,6 @@ class Outcome:
     other_bugs: list[str] = field(default_factory=list)  # other violations met while shrinking
 
 
-class Progress:
-    """A plain-text progress bar on a stream: '\\r[####......] 412/1000 games'."""
-
-    def __init__(self, stream: TextIO | None, total: int, width: int = 10):
-        self.stream, self.total, self.width, self.shown = stream, total, width, 0.0
-
-    def games(self, done: int, force: bool = False) -> None:
-        if self.stream is None or not (force or time.monotonic() - self.shown > 0.1 or done == self.total):
-            return
-        self.shown = time.monotonic()
-        full = self.width * done // max(self.total, 1)
-        self.stream.write(f"\r[{'#' * full}{'.' * (self.width - full)}] {done}/{self.total} games")
-        self.stream.flush()
-
-    def line(self, text: str) -> None:
-        if self.stream is not None:
-            self.stream.write(text)
-            self.stream.flush()
-
-
 def random_inputs(target: Target, rng: random.Random) -> tuple[int, list[list]]:
     """Return a game seed and decks for one game of a campaign, drawn from rng; every deck is legal
     under the game's deck rules (a card-file target's decks each hold some of its cards)."""
@@ -262,7 +243,7 @@ def campaign(target: Target, games: int, seed: int, progress: TextIO | None = No
 
     game = target.pool.game
     out = Outcome()
-    bar = Progress(progress, games)
+    bar = Bar(progress, games, "fuzzing")
     start = time.monotonic()
     rng = random.Random(seed)
     for _ in range(games):
@@ -281,13 +262,12 @@ def campaign(target: Target, games: int, seed: int, progress: TextIO | None = No
             bar.line(f"\nviolation in game {out.games}: {run.violation.splitlines()[0]}\n")
             shrink(target, out, bar, shrink_seconds)
             break
-    else:
-        bar.line("\n")
+    bar.close()
     out.seconds = time.monotonic() - start
     return out
 
 
-def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
+def shrink(target: Target, out: Outcome, bar: Bar, seconds: float) -> None:
     """Shrink out.original with hypothesis.find: the game is driven by integers drawn from a
     strategy (see encode); the failing game's integers are put in an in-memory example database
     so that Hypothesis replays it first and then shrinks it toward smaller integers (seed 0, the
@@ -316,7 +296,7 @@ def shrink(target: Target, out: Outcome, bar: Progress, seconds: float) -> None:
             raise _StopShrinking
         out.shrink_tries += 1
         if out.shrink_tries % 10 == 0:
-            bar.line(f"\rshrinking: {out.shrink_tries} tries, smallest failing game: "
+            bar.status(f"shrinking: {out.shrink_tries} tries, smallest failing game: "
                      f"{len(out.failure.actions) if out.failure else 0} actions ")
         game_seed = data.draw(st.integers(0, 2**32 - 1))
         drawn = [list(kept) if cands is None else

@@ -29,12 +29,12 @@ from tools.fuzzing import (
     EXIT_USAGE,
     EXIT_VIOLATION,
     Outcome,
-    Progress,
     Run,
     play_checked,
     replay_data,
 )
 from tools.play import deck_path, legal_samples, read_entries
+from tools.progress import Bar
 from tools.try_decks import Placed, place
 from tools.try_report import Tally, report, violation_lines
 
@@ -77,14 +77,13 @@ def try_command(root: Path, name: str, ruleset: str | None = None, games: int = 
     except TryError as err:
         print(f"cardc try: {err}", file=stderr)
         return EXIT_USAGE
-    bar = Progress(stderr, games)  # on stderr, as `cardc fuzz` shows it: the report stays clean
-    for g in range(games):
-        run = _play(trial, g, seed + g)
-        bar.games(g + 1, force=run.violation is not None)
-        if run.violation is not None:
-            bar.line("\n")
-            return _violation(trial, run, g, seed, out, stdout)
-    bar.line("\n")
+    with Bar(stderr, games, f"trying {name}") as bar:  # on stderr, a terminal only: the report stays clean
+        for g in range(games):
+            run = _play(trial, g, seed + g)
+            bar.games(g + 1, force=run.violation is not None)
+            if run.violation is not None:
+                bar.close()
+                return _violation(trial, run, g, seed, out, stdout)
     stdout.write(report(trial, seed))
     return EXIT_OK
 
