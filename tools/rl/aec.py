@@ -9,7 +9,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from tools import api
-from tools.rl.common import Seeds, apply_checked, mask_array, mask_box, observation_array, observation_box
+from tools.rl.common import (
+    RENDER_MODES,
+    Seeds,
+    apply_checked,
+    mask_array,
+    mask_box,
+    observation_array,
+    observation_box,
+)
 
 DEFAULT_MAX_MOVES = 5_000  # the move cap: a game still running after this many actions is truncated
 
@@ -24,14 +32,14 @@ class CardcAECEnv(AECEnv):
     response: not only the player whose turn it is) is the agent selected, so an agent may act several
     times in a row. Observations are dicts of the agent's own flat view and its action mask."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "cardc_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "cardc_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str, rules: str | None = None, decks: list | None = None,
                  seed: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
                  render_mode: str | None = None, options: dict[str, str] | None = None):
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise api.ApiError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise api.ApiError(f"render_mode is one of {list(RENDER_MODES)}, not {render_mode!r}")
         self.game = api.load(ruleset, rules=rules, options=options)
         self.decks = decks
         self.max_moves, self.render_mode = max_moves, render_mode
@@ -65,9 +73,9 @@ class CardcAECEnv(AECEnv):
         self.agent_selection = self._selected()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Return what one agent sees: its own flat observation and its mask (zeros when it does not decide)."""
-        seat = self.possible_agents.index(agent)
-        return {"observation": observation_array(self._live(), seat), "action_mask": mask_array(self._live(), seat)}
+        """Return what one agent sees: its own flat view and its mask (zeros when it does not decide)."""
+        state, seat = self._live(), self.possible_agents.index(agent)
+        return {"observation": observation_array(state, seat), "action_mask": mask_array(state, seat)}
 
     def step(self, action: Any) -> None:
         """Take the selected agent's action; IllegalActionError if it is not legal (see docs/api.md)."""
@@ -95,8 +103,8 @@ class CardcAECEnv(AECEnv):
 
     def _selected(self) -> str:
         """Return the agent that acts next: the seat the engine asks, or the first agent once it is over."""
-        seat = self._live().current_player
-        return agent_name(seat) if seat != api.TERMINAL and not self.truncations[self.agents[0]] else self.agents[0]
+        seat, first = self._live().current_player, self.agents[0]
+        return agent_name(seat) if seat != api.TERMINAL and not self.truncations[first] else first
 
     def _live(self) -> api.State:
         """Return the game in play; ApiError before the first reset."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -14,6 +15,7 @@ from runtime.agents import GreedyAgent
 from tools import api
 
 Opponent = Callable[[api.State], int]  # an opponent: the state in, a legal action number out
+RENDER_MODES = ("human", "ansi")  # both adapters render text
 SEED_RANGE = 2**31  # seeds drawn for the games of later resets
 
 
@@ -47,10 +49,10 @@ def mask_array(state: api.State, seat: int) -> np.ndarray:
     return mask
 
 
-def apply_checked(state: api.State, action: object) -> None:
+def apply_checked(state: api.State, action: Any) -> None:
     """Apply an action; IllegalActionError saying why when it is not an integer legal now."""
     try:
-        number = operator.index(action)  # type: ignore[call-overload]  # numpy integers too
+        number = operator.index(action)  # numpy integers too
     except TypeError:
         raise IllegalActionError(f"an action is an integer, not {action!r}") from None
     if not 0 <= number < state.game.num_actions:
@@ -93,7 +95,7 @@ def greedy_opponent(seed: int) -> Opponent:
 
 
 def opponent_of(choice: str | Opponent, seed: int) -> Opponent:
-    """Return the opponent a name stands for ('random', 'greedy'), or the callable given; ApiError otherwise."""
+    """Return the opponent a name stands for ('random', 'greedy'), or the callable; ApiError otherwise."""
     if callable(choice):
         return choice
     makers = {"random": random_opponent, "greedy": greedy_opponent}

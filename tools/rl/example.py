@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
 from tools import api
 from tools.rl import CardcAECEnv, CardcGymEnv
+
+Result = TypeVar("Result")
 
 
 def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -43,7 +46,7 @@ def play_gym(env: CardcGymEnv, rng: np.random.Generator) -> float:
     return float(reward)
 
 
-def timed(name: str, games: int, play: Callable[[], object]) -> list[object]:
+def timed(name: str, games: int, play: Callable[[], Result]) -> list[Result]:
     """Play `games` games, print how fast, and return what each game returned."""
     start = time.perf_counter()
     results = [play() for _ in range(games)]
@@ -69,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     totals = timed("pettingzoo AEC", args.games, lambda: play_aec(aec, rng))
     rewards = timed("gymnasium vs random", args.games, lambda: play_gym(gym, rng))
     wins = sum(1 for r in rewards if r == 1.0)
-    print(f"AEC reward sums all zero: {all(sum(t) == 0 for t in totals)}; gym agent won {wins} of {args.games}")
+    zero = all(sum(t) == 0 for t in totals)
+    print(f"AEC reward sums all zero: {zero}; gym agent won {wins} of {args.games}")
     return 0
 
 

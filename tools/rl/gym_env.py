@@ -11,6 +11,7 @@ from gymnasium import spaces
 from tools import api
 from tools.rl.aec import DEFAULT_MAX_MOVES
 from tools.rl.common import (
+    RENDER_MODES,
     IllegalActionError,
     Opponent,
     Seeds,
@@ -29,14 +30,14 @@ class CardcGymEnv(gymnasium.Env):
     opponent's decisions until the seat decides again or the game ends. The legal actions are
     `info["action_mask"]`; the reward is the seat's return at the end (1 a win, -1 a loss, 0 a draw)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(self, ruleset: str, opponent: str | Opponent = "random", seat: int = 0,
                  rules: str | None = None, decks: list | None = None, seed: int | None = None,
                  max_moves: int = DEFAULT_MAX_MOVES, illegal: str = "lose", render_mode: str | None = None,
                  options: dict[str, str] | None = None):
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise api.ApiError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode not in (None, *RENDER_MODES):
+            raise api.ApiError(f"render_mode is one of {list(RENDER_MODES)}, not {render_mode!r}")
         if illegal not in ILLEGAL_CHOICES:
             raise api.ApiError(f"illegal is one of {', '.join(ILLEGAL_CHOICES)}, not {illegal!r}")
         self.game = api.load(ruleset, rules=rules, options=options)
@@ -49,24 +50,26 @@ class CardcGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.seeds = Seeds(seed)
         self.state: api.State | None = None
+        self.done = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """Deal a new game (seeded as the AEC environment is) and play the opponent up to the seat's decision."""
+        """Deal a new game (seeded as the AEC environment is); play the opponent up to the seat's decision."""
         super().reset(seed=seed)
         game_seed = self.seeds.next(seed)
         self.state = self.game.new_state(self.decks, seed=game_seed)
         self.opponent = opponent_of(self.choice, game_seed * 2 + 1)  # its own generator, fixed by the game's
-        self.moves = 0
-        self._play_opponent()
+        self.moves, self.done = 0, False
+        self._play_opponent(capped=False)  # a reset always hands the seat a decision (or the game's end)
         return observation_array(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Take the seat's action and the opponent's replies; return observation, reward, ends, info."""
         state = self._live()
-        if state.is_terminal() or self.moves >= self.max_moves:
+        if self.done:
             raise api.ApiError("the game is over; call reset()")
         if not self.action_space.contains(action):
-            raise IllegalActionError(f"action {action!r} is not in the action space [0, {self.game.num_actions})")
+            size = self.game.num_actions
+            raise IllegalActionError(f"action {action!r} is not in the action space [0, {size})")
         try:
             apply_checked(state, action)
         except IllegalActionError:
@@ -74,21 +77,23 @@ class CardcGymEnv(gymnasium.Env):
                 raise
             return self._illegal()
         self.moves += 1
-        self._play_opponent()
+        self._play_opponent(capped=True)
         reward = state.returns()[self.seat] if state.is_terminal() else 0.0
         truncated = self.moves >= self.max_moves and not state.is_terminal()
+        self.done = truncated or state.is_terminal()
         return observation_array(state, self.seat), reward, state.is_terminal(), truncated, self._info()
 
     def _illegal(self) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Return the step of an illegal action under illegal='lose': the episode ends as a loss."""
-        self.moves = self.max_moves  # the game cannot go on
+        self.done = True
         info = self._info() | {"illegal_action": True}
         return observation_array(self._live(), self.seat), -1.0, True, False, info
 
-    def _play_opponent(self) -> None:
-        """Apply the opponent's actions until the seat decides, the game ends or the move cap is reached."""
+    def _play_opponent(self, capped: bool) -> None:
+        """Apply the opponent's actions until the seat decides, the game ends or (if capped) the move cap."""
         state = self._live()
-        while not state.is_terminal() and state.current_player != self.seat and self.moves < self.max_moves:
+        while not state.is_terminal() and state.current_player != self.seat and not (
+                capped and self.moves >= self.max_moves):
             apply_checked(state, self.opponent(state))
             self.moves += 1
 
