@@ -19,7 +19,7 @@ from pettingzoo.test import api_test, seed_test
 
 from tests.conftest import ROOT
 from tools import api
-from tools.rl import CardcAECEnv, CardcGymEnv, IllegalActionError
+from tools.rl import CardcAECEnv, CardcGymEnv, IllegalActionError, aec
 from tools.rl.example import masked_choice, play_aec
 
 CONFIGS = [("simple_duel", None), ("code_of_joker", "v1"), ("code_of_joker", "v2"), ("successor", None),
@@ -115,18 +115,40 @@ def test_masked_random_games_end_with_the_returns_as_rewards(ruleset, rules):
         assert set(totals) <= {-1.0, 0.0, 1.0}
 
 
+def _view_problems(env: CardcAECEnv) -> list[str]:
+    """Return how an environment's observations differ from each seat's own view and legal actions."""
+    state, problems = env.state, []
+    for seat, agent in enumerate(env.agents):
+        seen = env.observe(agent)
+        if seen["observation"].tolist() != state.observation_tensor(seat):
+            problems.append(f"{agent} does not see its own view")
+        legal = state.legal_actions() if seat == state.current_player else []
+        if np.flatnonzero(seen["action_mask"]).tolist() != legal:
+            problems.append(f"{agent}'s mask is not its legal actions")
+    return problems
+
+
 def test_an_agent_observes_only_its_own_view():
     env = CardcAECEnv("simple_duel", seed=2)
     env.reset()
-    state, acting = env.state, env.agent_selection
-    waiting = next(a for a in env.agents if a != acting)
-    mine, theirs = env.observe(acting), env.observe(waiting)
-    seat, other = int(acting[-1]), int(waiting[-1])
-    assert mine["observation"].tolist() == state.observation_tensor(seat)
-    assert theirs["observation"].tolist() == state.observation_tensor(other)
-    assert not np.array_equal(mine["observation"], theirs["observation"])
-    assert np.flatnonzero(mine["action_mask"]).tolist() == state.legal_actions()
-    assert not theirs["action_mask"].any()  # one who does not decide has nothing legal
+    acting, waiting = env.observe("player_0"), env.observe("player_1")
+    assert not np.array_equal(acting["observation"], waiting["observation"])
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter(15):  # the game's first decisions, before the end
+        assert _view_problems(env) == [] and not env.terminations[agent]
+        env.step(masked_choice(rng, env.observe(agent)["action_mask"]))
+
+
+@pytest.mark.parametrize("leak", ["deciders_view", "mask_for_all"])
+def test_a_planted_view_leak_is_caught(monkeypatch, leak):
+    real_view, real_mask = aec.observation_array, aec.mask_array
+    if leak == "deciders_view":
+        monkeypatch.setattr(aec, "observation_array", lambda state, seat: real_view(state, state.current_player))
+    else:
+        monkeypatch.setattr(aec, "mask_array", lambda state, seat: real_mask(state, state.current_player))
+    env = CardcAECEnv("simple_duel", seed=2)
+    env.reset()
+    assert _view_problems(env) != []
 
 
 def test_the_move_cap_truncates_every_agent_with_no_reward():
