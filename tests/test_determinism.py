@@ -1,0 +1,39 @@
+"""Determinism guard for optimisations: 20 seeded random games per ruleset (fewer for the long ones) give
+the log digests in tests/determinism/digests.txt. CARDC_UPDATE_DIGESTS=1 rewrites the file (only when a
+change of the games is intended; review it)."""
+
+import os
+from pathlib import Path
+
+from benchmarks.determinism import digest, digests, game_logs, render
+
+EXPECTED = Path(__file__).parent / "determinism" / "digests.txt"
+GAMES = 20
+
+
+def test_digests_of_seeded_games_match_the_committed_ones():
+    found = render(digests(GAMES))
+    if os.environ.get("CARDC_UPDATE_DIGESTS"):
+        EXPECTED.write_text(found, encoding="utf-8")
+    assert found == EXPECTED.read_text(encoding="utf-8")
+
+
+def test_a_changed_log_line_changes_the_digest():
+    logs = [(list(lines), result) for lines, result in game_logs("simple_duel", 3)]
+    before = digest(logs)
+    logs[1][0][5] += " "
+    assert digest(logs) != before
+
+
+def test_a_line_moved_to_the_next_game_changes_the_digest():
+    logs = [(list(lines), result) for lines, result in game_logs("simple_duel", 2)]
+    before = digest(logs)
+    logs[1][0].insert(0, logs[0][0].pop())
+    assert digest(logs) != before
+
+
+def test_a_changed_result_changes_the_digest():
+    logs = [(list(lines), list(result)) for lines, result in game_logs("simple_duel", 2)]
+    before = digest(logs)
+    logs[0] = (logs[0][0], [1 - x for x in logs[0][1]])
+    assert digest(logs) != before
