@@ -111,6 +111,38 @@ def _copied(obj: Any) -> Any:
     return obj  # int, str, bool, float, None
 
 
+def _card_copy(c: CardState) -> CardState:
+    """Return a copy of a card record: its scalars shared, its containers copied (an empty one made anew,
+    a filled one copied as plain data), without calling the record's constructor."""
+    data = c.__dict__.copy()
+    for name in _CARD_CONTAINERS:
+        v = data[name]
+        data[name] = _copied(v) if v else type(v)()
+    new = object.__new__(CardState)
+    new.__dict__ = data
+    return new
+
+
+def _player_copy(p: PlayerState) -> PlayerState:
+    """Return a copy of a player record: resources (str -> int) and lists of names or ids copied flat."""
+    data = p.__dict__.copy()
+    data["resources"] = dict(p.resources)
+    data["zones"] = {z: list(ids) for z, ids in p.zones.items()}
+    data["deck_list"] = list(p.deck_list)
+    data["jokers"] = list(p.jokers)
+    new = object.__new__(PlayerState)
+    new.__dict__ = data
+    return new
+
+
+# The fields of a card record that hold containers (every other field is a scalar).
+_CARD_CONTAINERS = ("statuses", "mods", "granted", "flags", "attached", "stamps")
+# The state's fields copied by a snapshot knowing their structure; the rest go through _copied.
+_STRUCTURED = {"cards": lambda cards: [_card_copy(c) for c in cards],
+               "players": lambda players: [_player_copy(p) for p in players],
+               "log": list, "order": list, "out": list}
+
+
 def _to_plain(obj: Any) -> Any:
     if isinstance(obj, (CardState, PlayerState, Ctx)):
         return {k: _to_plain(v) for k, v in obj.__dict__.items()}
@@ -199,9 +231,10 @@ class State:
 
     def snapshot(self) -> State:
         """Return an independent copy equal to this state, copied field by field as the plain data it is."""
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # unseeded: seeding from the OS costs more than the copy
         rng.setstate(self.rng.getstate())
-        clone = {k: _copied(v) for k, v in self.__dict__.items() if k not in _NOT_COPIED}
+        clone = {k: _STRUCTURED[k](v) if k in _STRUCTURED else _copied(v)
+                 for k, v in self.__dict__.items() if k not in _NOT_COPIED}
         return State(rng=rng, game=self.game, **clone)
 
     def __eq__(self, other: object) -> bool:

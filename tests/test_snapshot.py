@@ -1,0 +1,59 @@
+"""State.snapshot copies by structure: the copy equals the state, shares no mutable object with it, and a
+game played on from the copy goes exactly as the original does (mid-game states of every ruleset)."""
+
+import pytest
+
+from benchmarks.determinism import RULESETS
+from benchmarks.run import mid_game
+from runtime import engine
+from runtime.agents import RandomAgent
+from runtime.state import State
+
+MUTABLE = (list, dict, set)
+
+
+def _mutables(obj, found: dict[int, object]) -> dict[int, object]:
+    """Return every mutable object (container or record) reachable from obj, by id."""
+    if isinstance(obj, State):
+        obj = {k: v for k, v in obj.__dict__.items() if k not in ("rng", "game", "index_cache", "watch")}
+    elif hasattr(obj, "__dict__"):
+        found[id(obj)] = obj
+        obj = obj.__dict__
+    if isinstance(obj, MUTABLE):
+        found[id(obj)] = obj
+        for v in obj.values() if isinstance(obj, dict) else obj:
+            _mutables(v, found)
+    elif isinstance(obj, tuple):
+        for v in obj:
+            _mutables(v, found)
+    return found
+
+
+def _play_on(s: State, decisions: int) -> list[str]:
+    agents = [RandomAgent(7), RandomAgent(8)]
+    while not engine.is_terminal(s) and decisions:
+        engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
+        decisions -= 1
+    return s.log
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
+def test_a_snapshot_equals_the_state_and_shares_nothing_mutable(ruleset, options):
+    s = mid_game(ruleset, options, decisions=40)
+    copy = s.snapshot()
+    assert copy.to_json() == s.to_json()
+    assert not set(_mutables(copy, {})) & set(_mutables(s, {}))
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
+def test_a_game_goes_on_from_a_snapshot_as_from_the_state(ruleset, options):
+    s = mid_game(ruleset, options, decisions=30)
+    copy = s.snapshot()
+    assert _play_on(copy, 40) == _play_on(s, 40)
+
+
+def test_the_sharing_check_finds_a_shared_list():
+    s = mid_game("simple_duel", {}, decisions=10)
+    copy = s.snapshot()
+    copy.cards[0].mods = s.cards[0].mods  # a planted shallow copy
+    assert set(_mutables(copy, {})) & set(_mutables(s, {}))
