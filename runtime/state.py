@@ -144,6 +144,33 @@ _STRUCTURED = {"cards": lambda cards: [_card_copy(c) for c in cards],
 
 
 def _to_plain(obj: Any) -> Any:
+    """Return obj as JSON-ready data: records as dicts of their fields, tuples as lists, scalars as they are."""
+    kind = type(obj)
+    if kind in _SCALARS:
+        return obj
+    if kind is list:
+        return [_to_plain(v) for v in obj]
+    if kind is dict:
+        return {k: _to_plain(v) for k, v in obj.items()}
+    if kind is CardState:
+        return _plain_card(obj)
+    return _to_plain_any(obj)
+
+
+def _plain_card(c: CardState) -> dict:
+    """Return a card record as a dict of its fields: its many empty containers made anew, not walked."""
+    data = c.__dict__.copy()
+    for name in _CARD_CONTAINERS:
+        v = data[name]
+        data[name] = _to_plain(v) if v else ({} if type(v) is dict else [])
+    return data
+
+
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+
+
+def _to_plain_any(obj: Any) -> Any:
+    """Return obj as JSON-ready data, whatever subclass of a record, dict, list or tuple it is."""
     if isinstance(obj, (CardState, PlayerState, Ctx)):
         return {k: _to_plain(v) for k, v in obj.__dict__.items()}
     if isinstance(obj, dict):

@@ -57,3 +57,23 @@ def test_the_sharing_check_finds_a_shared_list():
     copy = s.snapshot()
     copy.cards[0].mods = s.cards[0].mods  # a planted shallow copy
     assert set(_mutables(copy, {})) & set(_mutables(s, {}))
+
+
+def _reference_plain(obj):
+    """The plain data of obj as the first to_dict made it: every record and container walked alike."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: _reference_plain(v) for k, v in obj.__dict__.items()}
+    if isinstance(obj, dict):
+        return {k: _reference_plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_reference_plain(v) for v in obj]
+    return obj
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
+def test_to_dict_gives_the_plain_data_of_every_field_and_shares_nothing(ruleset, options):
+    s = mid_game(ruleset, options, decisions=40)
+    data = s.to_dict()
+    fields = {k: v for k, v in s.__dict__.items() if k not in ("rng", "game", "index_cache", "watch")}
+    assert {k: v for k, v in data.items() if k != "rng"} == _reference_plain(fields)
+    assert not set(_mutables(data, {})) & set(_mutables(s, {}))
