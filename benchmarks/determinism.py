@@ -1,7 +1,8 @@
 """Determinism digest: seeded random games per ruleset, their logs hashed with sha256.
 
 `python -m benchmarks.determinism` prints one digest per ruleset for the benchmark-sized sample (300
-games in all); tests/test_determinism.py checks a smaller sample against tests/determinism/digests.txt.
+games in all; `--check tests/determinism/digests-300.txt` compares them with those recorded before the
+issue 17 optimisations); tests/test_determinism.py checks a smaller sample against tests/determinism/digests.txt.
 An optimisation must leave every digest unchanged: the games are then byte for byte the same.
 """
 
@@ -61,9 +62,14 @@ def render(found: dict[str, str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=80, help="games per ruleset at share 1 (default 80: 300 in all)")
+    p.add_argument("--check", type=Path, help="compare with the digests in this file; exit 1 if any differs")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    print(render(digests(args.games)), end="")
+    found = render(digests(args.games))
+    print(found, end="")
+    if args.check is not None and found != args.check.read_text(encoding="utf-8"):
+        print(f"the games differ from those of {args.check}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -241,7 +241,7 @@ class State:
     def from_dict(cls, data: dict, game: Any) -> State:
         """Return the state that `to_dict` described, attached to `game`."""
         data = _copied(data)
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # its state is set below: no seeding from the OS
         version, internal, gauss = data.pop("rng")
         rng.setstate((version, tuple(internal), gauss))
         data["players"] = [PlayerState(**p) for p in data["players"]]

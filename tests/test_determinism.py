@@ -37,3 +37,15 @@ def test_a_changed_result_changes_the_digest():
     before = digest(logs)
     logs[0] = (logs[0][0], [1 - x for x in logs[0][1]])
     assert digest(logs) != before
+
+
+def test_the_check_flag_fails_on_other_digests(tmp_path, capsys):
+    from benchmarks.determinism import main
+
+    good = tmp_path / "good.txt"
+    good.write_text(render(digests(1)), encoding="utf-8")
+    assert main(["--games", "1", "--check", str(good)]) == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text(good.read_text(encoding="utf-8").replace("simple_duel: ", "simple_duel: 0"), encoding="utf-8")
+    assert main(["--games", "1", "--check", str(bad)]) == 1
+    assert "differ" in capsys.readouterr().err
