@@ -240,7 +240,11 @@ class State:
     @classmethod
     def from_dict(cls, data: dict, game: Any) -> State:
         """Return the state that `to_dict` described, attached to `game`."""
-        data = _copied(data)
+        return cls._from_own(_copied(data), game)
+
+    @classmethod
+    def _from_own(cls, data: dict, game: Any) -> State:
+        """Return the state that plain data no one else holds describes (its lists become the state's)."""
         rng = random.Random.__new__(random.Random)  # its state is set below: no seeding from the OS
         version, internal, gauss = data.pop("rng")
         rng.setstate((version, tuple(internal), gauss))
@@ -254,7 +258,7 @@ class State:
     @classmethod
     def from_json(cls, text: str, game: Any) -> State:
         """Return the state serialized by `to_json`."""
-        return cls.from_dict(json.loads(text), game)
+        return cls._from_own(json.loads(text), game)  # freshly parsed: nothing to copy
 
     def snapshot(self) -> State:
         """Return an independent copy equal to this state, copied field by field as the plain data it is."""

@@ -77,3 +77,13 @@ def test_to_dict_gives_the_plain_data_of_every_field_and_shares_nothing(ruleset,
     fields = {k: v for k, v in s.__dict__.items() if k not in ("rng", "game", "index_cache", "watch")}
     assert {k: v for k, v in data.items() if k != "rng"} == _reference_plain(fields)
     assert not set(_mutables(data, {})) & set(_mutables(s, {}))
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
+def test_a_state_read_back_equals_the_state_and_from_dict_keeps_none_of_its_data(ruleset, options):
+    s = mid_game(ruleset, options, decisions=40)
+    assert State.from_json(s.to_json(), s.game).to_json() == s.to_json()
+    data = s.to_dict()
+    again = State.from_dict(data, s.game)
+    assert again.to_json() == s.to_json()
+    assert not set(_mutables(again, {})) & set(_mutables(data, {}))
