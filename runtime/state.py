@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,7 +139,7 @@ def _player_copy(p: PlayerState) -> PlayerState:
 # The fields of a card record that hold containers (every other field is a scalar).
 _CARD_CONTAINERS = ("statuses", "mods", "granted", "flags", "attached", "stamps")
 # The state's fields copied by a snapshot knowing their structure; the rest go through _copied.
-_STRUCTURED = {"cards": lambda cards: [_card_copy(c) for c in cards],
+_STRUCTURED: dict[str, Callable[[Any], Any]] = {"cards": lambda cards: [_card_copy(c) for c in cards],
                "players": lambda players: [_player_copy(p) for p in players],
                "log": list, "order": list, "out": list}
 
