@@ -104,17 +104,78 @@ def bench_battles(battles: int) -> dict[str, float]:
             "hits per battle": statistics.mean(s.hits for s in done)}
 
 
+def mid_game(ruleset: str = "code_of_joker", options: dict[str, str] | None = None, seed: int = 3,
+             decisions: int = 60):
+    """Return the state of a seeded random game after `decisions` decisions (or at its end)."""
+    from runtime import engine
+    from runtime.agents import RandomAgent
+    from runtime.load import load_game
+    from tools.play import legal_samples, read_entries
+
+    game = load_game(ruleset).with_options({"version": "v1"} if options is None else options)
+    decks = read_entries(game, legal_samples(ROOT, game))
+    s = game.new_game([decks[seed % len(decks)], decks[(seed + 1) % len(decks)]], seed)
+    agents = [RandomAgent(seed * 2), RandomAgent(seed * 2 + 1)]
+    while not engine.is_terminal(s) and s.actions_taken < decisions:
+        engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
+    return s
+
+
+def _repeat(fn, times: int) -> None:
+    """Call fn `times` times, keeping no result (a list of thousands of copies would time the collector)."""
+    for _ in range(times):
+        fn()
+
+
+def bench_snapshot(rounds: int = 2000) -> dict[str, float]:
+    """Return microseconds for a snapshot, and for a snapshot and a restore from JSON, of a mid-game Code of
+    Joker state (best of five batches: the least disturbed by other work on the machine)."""
+    from runtime.state import State
+
+    s = mid_game()
+    json_rounds = max(1, rounds // 10)
+    batches = [_timed(lambda: _repeat(s.snapshot, rounds)) for _ in range(5)]
+    trips = [_timed(lambda: _repeat(lambda: State.from_json(s.to_json(), s.game), json_rounds)) for _ in range(5)]
+    return {"cards in the state": len(s.cards), "snapshot (µs)": 1e6 * min(batches) / rounds,
+            "to_json + from_json (µs)": 1e6 * min(trips) / json_rounds}
+
+
+def profile(name: str, games: int, top: int = 30) -> None:
+    """Print the cProfile report (by own time) of `games` seeded random games of one GAMES row, or of
+    snapshots for the row 'snapshot'."""
+    import cProfile
+    import pstats
+
+    rows = {label.split()[0] if label.startswith("war") else label.replace(" ", "_"): row
+            for label, *row in GAMES}
+    if name != "snapshot" and name not in rows:
+        raise SystemExit(f"unknown profile '{name}': choose one of snapshot, {', '.join(rows)}")
+    profiler = cProfile.Profile()
+    if name == "snapshot":
+        profiler.runcall(bench_snapshot)
+    else:
+        ruleset, options, share = rows[name]
+        profiler.runcall(bench_games, ruleset, max(1, round(games * share)), options)
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(top)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--json", type=Path, help="also write the figures to this file")
+    p.add_argument("--profile", metavar="NAME", help="profile one row instead (simple_duel, code_of_joker_v1, "
+                   "code_of_joker_v2, war_vortex_night, successor, snapshot) and print where the time goes")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    if args.profile:
+        profile(args.profile, args.games)
+        return 0
     figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build()}
     for label, ruleset, options, share in GAMES:
         count = max(1, round(args.games * share))
         figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
     figures["Marguerite battles (random legal parties)"] = bench_battles(args.games)
+    figures["mid-game Code of Joker state"] = bench_snapshot()
     print(f"| benchmark ({args.games} random games each, one core) | value |")
     print("|---|---|")
     for label, values in figures.items():

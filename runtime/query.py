@@ -7,9 +7,9 @@ change that can affect it (State.touch).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from runtime.defs import Ability, Filter, values_of
+from runtime.defs import Ability, Filter, StaticEffect, values_of
 from runtime.state import CardState, Ctx, State
 
 ACTIVE_ZONE = "field"
@@ -36,6 +36,17 @@ class Index:
     grants: bool = False  # some static grants keywords: what it grants may change with any step
     elements: dict[int, list[list]] | None = None  # status instances static abilities generate, by card
     counting: bool = False  # set while 'counts as' statics are read (other statics' filters ask for them)
+    # The static effects of each kind, (ability, context, effect) in the order of `statics`: made on first
+    # use, as the index itself is, so a stat read walks only the effects that can change it.
+    by_kind: dict[str, list[tuple[Ability, Ctx, StaticEffect]]] = field(default_factory=dict)
+
+    def effects(self, what: str) -> list[tuple[Ability, Ctx, StaticEffect]]:
+        """Return the static effects of one kind ('modify', 'grant', 'flag', ...), in index order."""
+        found = self.by_kind.get(what)
+        if found is None:
+            found = self.by_kind[what] = [(a, ctx, eff) for a, ctx in self.statics for eff in a.statics
+                                          if eff.what == what]
+        return found
 
 
 def index(s: State) -> Index:
@@ -250,10 +261,9 @@ def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
     idx.busy = True
     try:
         total = 0
-        for a, ctx in idx.statics:
-            for eff in a.statics:
-                if eff.what == what and eff.stat == stat_name and eff.applies(a, s, ctx, cid):
-                    total += eff.amount(a, s, ctx)
+        for a, ctx, eff in idx.effects(what):
+            if eff.stat == stat_name and eff.applies(a, s, ctx, cid):
+                total += eff.amount(a, s, ctx)
         return total
     finally:
         idx.busy = False
@@ -286,8 +296,7 @@ def statics_on(s: State, cid: int, what: str) -> list:
         return []
     idx.busy = True
     try:
-        return [(eff, a, ctx) for a, ctx in idx.statics for eff in a.statics
-                if eff.what == what and eff.applies(a, s, ctx, cid)]
+        return [(eff, a, ctx) for a, ctx, eff in idx.effects(what) if eff.applies(a, s, ctx, cid)]
     finally:
         idx.busy = False
 
@@ -344,8 +353,8 @@ def _static_any(s: State, cid: int, what: str, key: str) -> bool:
         return False
     idx.busy = True
     try:
-        return any(eff.what == what and (eff.flag or eff.keyword) == key and eff.applies(a, s, ctx, cid)
-                   for a, ctx in idx.statics for eff in a.statics)
+        return any((eff.flag or eff.keyword) == key and eff.applies(a, s, ctx, cid)
+                   for a, ctx, eff in idx.effects(what))
     finally:
         idx.busy = False
 
@@ -468,8 +477,8 @@ def attribute_values(s: State, cid: int, attr: str) -> tuple[str, ...]:
         return printed
     idx.counting = True  # read apart from statics_on: a static's filter ('each earth character') asks this
     try:
-        return printed + tuple(eff.keyword for a, ctx in idx.statics for eff in a.statics
-                               if eff.what == "counts_as" and eff.stat == attr and eff.applies(a, s, ctx, cid))
+        return printed + tuple(eff.keyword for a, ctx, eff in idx.effects("counts_as")
+                               if eff.stat == attr and eff.applies(a, s, ctx, cid))
     finally:
         idx.counting = False
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,7 +112,66 @@ def _copied(obj: Any) -> Any:
     return obj  # int, str, bool, float, None
 
 
+def _card_copy(c: CardState) -> CardState:
+    """Return a copy of a card record: its scalars shared, its containers copied (an empty one made anew,
+    a filled one copied as plain data), without calling the record's constructor."""
+    data = c.__dict__.copy()
+    for name in _CARD_CONTAINERS:
+        v = data[name]
+        data[name] = _copied(v) if v else type(v)()
+    new = object.__new__(CardState)
+    new.__dict__ = data
+    return new
+
+
+def _player_copy(p: PlayerState) -> PlayerState:
+    """Return a copy of a player record: resources (str -> int) and lists of names or ids copied flat."""
+    data = p.__dict__.copy()
+    data["resources"] = dict(p.resources)
+    data["zones"] = {z: list(ids) for z, ids in p.zones.items()}
+    data["deck_list"] = list(p.deck_list)
+    data["jokers"] = list(p.jokers)
+    new = object.__new__(PlayerState)
+    new.__dict__ = data
+    return new
+
+
+# The fields of a card record that hold containers (every other field is a scalar).
+_CARD_CONTAINERS = ("statuses", "mods", "granted", "flags", "attached", "stamps")
+# The state's fields copied by a snapshot knowing their structure; the rest go through _copied.
+_STRUCTURED: dict[str, Callable[[Any], Any]] = {"cards": lambda cards: [_card_copy(c) for c in cards],
+               "players": lambda players: [_player_copy(p) for p in players],
+               "log": list, "order": list, "out": list}
+
+
 def _to_plain(obj: Any) -> Any:
+    """Return obj as JSON-ready data: records as dicts of their fields, tuples as lists, scalars as they are."""
+    kind = type(obj)
+    if kind in _SCALARS:
+        return obj
+    if kind is list:
+        return [_to_plain(v) for v in obj]
+    if kind is dict:
+        return {k: _to_plain(v) for k, v in obj.items()}
+    if kind is CardState:
+        return _plain_card(obj)
+    return _to_plain_any(obj)
+
+
+def _plain_card(c: CardState) -> dict:
+    """Return a card record as a dict of its fields: its many empty containers made anew, not walked."""
+    data = c.__dict__.copy()
+    for name in _CARD_CONTAINERS:
+        v = data[name]
+        data[name] = _to_plain(v) if v else ({} if type(v) is dict else [])
+    return data
+
+
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+
+
+def _to_plain_any(obj: Any) -> Any:
+    """Return obj as JSON-ready data, whatever subclass of a record, dict, list or tuple it is."""
     if isinstance(obj, (CardState, PlayerState, Ctx)):
         return {k: _to_plain(v) for k, v in obj.__dict__.items()}
     if isinstance(obj, dict):
@@ -181,8 +241,12 @@ class State:
     @classmethod
     def from_dict(cls, data: dict, game: Any) -> State:
         """Return the state that `to_dict` described, attached to `game`."""
-        data = _copied(data)
-        rng = random.Random()
+        return cls._from_own(_copied(data), game)
+
+    @classmethod
+    def _from_own(cls, data: dict, game: Any) -> State:
+        """Return the state that plain data no one else holds describes (its lists become the state's)."""
+        rng = random.Random.__new__(random.Random)  # its state is set below: no seeding from the OS
         version, internal, gauss = data.pop("rng")
         rng.setstate((version, tuple(internal), gauss))
         data["players"] = [PlayerState(**p) for p in data["players"]]
@@ -195,13 +259,14 @@ class State:
     @classmethod
     def from_json(cls, text: str, game: Any) -> State:
         """Return the state serialized by `to_json`."""
-        return cls.from_dict(json.loads(text), game)
+        return cls._from_own(json.loads(text), game)  # freshly parsed: nothing to copy
 
     def snapshot(self) -> State:
         """Return an independent copy equal to this state, copied field by field as the plain data it is."""
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # unseeded: seeding from the OS costs more than the copy
         rng.setstate(self.rng.getstate())
-        clone = {k: _copied(v) for k, v in self.__dict__.items() if k not in _NOT_COPIED}
+        clone = {k: _STRUCTURED[k](v) if k in _STRUCTURED else _copied(v)
+                 for k, v in self.__dict__.items() if k not in _NOT_COPIED}
         return State(rng=rng, game=self.game, **clone)
 
     def __eq__(self, other: object) -> bool:
