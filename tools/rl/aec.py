@@ -13,10 +13,12 @@ from tools.rl.common import (
     RENDER_MODES,
     Seeds,
     apply_checked,
+    live,
     mask_array,
     mask_box,
     observation_array,
     observation_box,
+    shown,
 )
 
 DEFAULT_MAX_MOVES = 5_000  # the move cap: a game still running after this many actions is truncated
@@ -108,19 +110,13 @@ class CardcAECEnv(AECEnv):
 
     def _live(self) -> api.State:
         """Return the game in play; ApiError before the first reset."""
-        if self.state is None:
-            raise api.ApiError("call reset() before using the environment")
-        return self.state
+        return live(self.state)
 
     def render(self) -> str | None:
         """Return (ansi) or print (human) the whole board as text; nothing without a render mode."""
         if self.render_mode is None or self.state is None:
             return None
-        text = str(self.state)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return shown(self.render_mode, str(self.state))
 
     def close(self) -> None:
         """Let the game go."""

@@ -102,3 +102,18 @@ def opponent_of(choice: str | Opponent, seed: int) -> Opponent:
     if choice not in makers:
         raise api.ApiError(f"opponent is 'random', 'greedy' or a callable (state -> action), not {choice!r}")
     return makers[choice](seed)
+
+
+def live(state: api.State | None) -> api.State:
+    """Return the game in play; ApiError before the first reset."""
+    if state is None:
+        raise api.ApiError("call reset() before using the environment")
+    return state
+
+
+def shown(render_mode: str | None, text: str) -> str | None:
+    """Return the text (ansi) or print it (human)."""
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

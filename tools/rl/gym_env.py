@@ -16,10 +16,12 @@ from tools.rl.common import (
     Opponent,
     Seeds,
     apply_checked,
+    live,
     mask_array,
     observation_array,
     observation_box,
     opponent_of,
+    shown,
 )
 
 ILLEGAL_CHOICES = ("lose", "raise")
@@ -103,16 +105,10 @@ class CardcGymEnv(gymnasium.Env):
 
     def _live(self) -> api.State:
         """Return the game in play; ApiError before the first reset."""
-        if self.state is None:
-            raise api.ApiError("call reset() before using the environment")
-        return self.state
+        return live(self.state)
 
     def render(self) -> str | None:
         """Return (ansi) or print (human) the board as the seat sees it; nothing without a render mode."""
         if self.render_mode is None or self.state is None:
             return None
-        text = self.state.observation_string(self.seat)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return shown(self.render_mode, self.state.observation_string(self.seat))
