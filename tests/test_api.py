@@ -251,6 +251,16 @@ def test_every_example_of_the_api_page_runs():
         exec(compile(code, f"{DOC}:{line}", "exec"), namespace)
 
 
+def test_the_readme_example_plays_a_game_and_prints_what_it_says(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Game API"):readme.index("## Balance tournaments")]
+    code = re.search(r"```python\n(.*?)```", section, flags=re.S)
+    said = re.search(r"It prints `([^`]+)`", section)
+    assert code and said and len(code.group(1).splitlines()) <= 10
+    exec(compile(code.group(1), "README.md", "exec"), {})
+    assert capsys.readouterr().out == said.group(1) + "\n"
+
+
 def test_the_api_page_names_every_public_name():
     text = DOC.read_text(encoding="utf-8")
     public = [n for n in dir(api.State) + dir(api.Game) if not n.startswith("_")] + api.__all__

@@ -169,6 +169,16 @@ def test_the_png_heat_map_is_a_picture_of_the_matrix(small: dict) -> None:
             assert all(abs(p - e) <= 2 for p, e in zip(image.getpixel((x, y)), expected, strict=True)), (a, b)
 
 
+def test_the_colours_run_from_red_through_white_to_blue() -> None:
+    rates = [i / 100 for i in range(101)]
+    colours = [cell_color(r) for r in rates]
+    assert colours[0] == (214, 48, 39) and colours[50] == (255, 255, 255) and colours[100] == (33, 102, 172)
+    whiteness = [sum(c) for c in colours]  # each side grows paler towards one half, in every channel
+    assert all(a <= b for a, b in zip(whiteness[:50], whiteness[1:51], strict=True)), "the red side does not fade to white"
+    assert all(a >= b for a, b in zip(whiteness[50:100], whiteness[51:], strict=True)), "the blue side does not fade from white"
+    assert all(min(c) >= 240 for c in colours[47:54])  # near one half a cell is nearly white, not tinted
+
+
 class _Cells(HTMLParser):
     """The header names and the cells' classes of a heat-map page."""
 
@@ -288,3 +298,14 @@ def test_a_terminal_shows_rich_progress_bars_and_a_pipe_nothing_but_the_result()
     assert piped.returncode == 0 and "no violation in 3 games" in piped.stdout
     assert BAR not in piped.stderr and "\r" not in piped.stderr and "[#" not in piped.stderr
     assert piped.stderr.count("\n") == 1 and piped.stderr.startswith("fuzzing ")  # what it fuzzes, nothing more
+
+
+def test_the_readme_shows_what_its_tournament_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Balance tournaments"):readme.index("## Tests")]
+    command = re.search(r"`cardc (tournament [^`]+?) --heatmap [^`]+`", section)
+    shown = re.search(r"```text\n(.*?)```", section, flags=re.S)
+    assert command and shown
+    printed = subprocess.run([sys.executable, "-m", "tools", *command.group(1).split()], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+    assert printed.startswith(shown.group(1) + "\n")  # the table, the matrix and the summary, then per card

@@ -31,7 +31,7 @@ def cell_color(rate: float) -> tuple[int, int, int]:
     """Return the colour of a win rate: red (0) through white (one half) to blue (1)."""
     if rate < 0.5:
         fade = rate * 2
-        return 214, round(48 + (255 - 48) * fade), round(39 + (255 - 39) * fade)
+        return round(214 + (255 - 214) * fade), round(48 + (255 - 48) * fade), round(39 + (255 - 39) * fade)
     fade = (1 - rate) * 2
     return round(33 + (255 - 33) * fade), round(102 + (255 - 102) * fade), 172 + round((255 - 172) * fade)
 
