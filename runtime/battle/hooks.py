@@ -14,9 +14,8 @@ from runtime.battle.state import Battle, Ctx, Fighter
 
 def fire(s: Battle, f: Fighter, step: str, ctx: Ctx, ignoring: tuple[str, ...] = ()) -> bool:
     """Run the first state of f with a hook for step; return whether one triggered."""
-    for name in s.defs.state_order:
-        st = s.defs.statuses[name]
-        if f.states.get(name, 0) > 0 and step in st.hooks and st.klass not in ignoring:
+    for name, st in s.defs.holding(step):
+        if f.states.get(name, 0) > 0 and st.klass not in ignoring:
             if st.consumed == "on trigger":
                 f.states[name] -= 1
             s.say(f"  {s.label(f)}'s {name} triggers")
@@ -60,10 +59,7 @@ def death_judgment(s: Battle) -> None:
 
 def states_phase(s: Battle) -> None:
     """Run every state's states-phase hook, state by state in file order, holders front to back."""
-    for name in s.defs.state_order:
-        st = s.defs.statuses[name]
-        if "states_phase" not in st.hooks:
-            continue
+    for name, st in s.defs.holding("states_phase"):
         for f in s.fighters():
             if f.states.get(name, 0) > 0:
                 st.hooks["states_phase"](st, s, Ctx(holder=f))

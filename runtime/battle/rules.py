@@ -31,6 +31,8 @@ class Rules:
     state_order: tuple[str, ...] = ()  # file order: the first state with a hook is the one that triggers
     sword_kinds: tuple[str, ...] = ()
     spellings: dict[str, str] = field(default_factory=dict)  # every name a party file may use -> card
+    # battle step -> the states with a hook for it, in file order (built once: hooks fire at every step)
+    hooked: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # the registry holds classes; their methods (effects, hooks, launch turns) want instances (the
@@ -39,6 +41,9 @@ class Rules:
         self.statuses = {k: _instance(c) for k, c in self.statuses.items()}
         self.enchantments = {k: _instance(c) for k, c in self.enchantments.items()}
         self.state_order = tuple(sorted(self.statuses, key=lambda k: _file_order(self.statuses[k].where)))
+        steps = sorted({step for st in self.statuses.values() for step in st.hooks})
+        self.hooked = {step: tuple((k, self.statuses[k]) for k in self.state_order if step in self.statuses[k].hooks)
+                       for step in steps}
         traits = self.ruleset.kind_traits
         self.sword_kinds = tuple(k for k, t in traits.items() if "counts as sword" in t)
         for name, card in sorted(self.cards.items()):
@@ -56,9 +61,14 @@ class Rules:
         for name, (stacks, args) in sorted(sword.given.items()):
             yield self.enchantments[name], stacks, args
 
+    def holding(self, step: str) -> tuple[tuple[str, Any], ...]:
+        """Return (name, state) of every state with a hook for this step, in file order."""
+        return self.hooked.get(step, ())
+
     def has_hook(self, f: Fighter, step: str) -> bool:
         """Return whether a swordsman holds a state with a hook for this step."""
-        return any(f.states.get(name, 0) > 0 and step in self.statuses[name].hooks for name in self.state_order)
+        states = f.states
+        return any(states.get(name, 0) > 0 for name, _st in self.hooked.get(step, ()))
 
 
 def load_rules(ruleset: str) -> Rules:
