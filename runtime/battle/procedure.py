@@ -127,10 +127,14 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
 
 def _usable_ap(s: Battle, f: Fighter) -> int:
     """Return f's AP, or its reserve AP at AP 0 if it has an executable sword or a would-act state (§7.1)."""
-    if f.values["ap"] >= 1:
-        return f.values["ap"]
+    values = f.values
+    if values["ap"] >= 1:
+        return values["ap"]
+    # Without reserve AP nothing is usable whatever the swords say (and asking them is most of the cost).
+    if values["reserve_ap"] < 1:
+        return 0
     if s.defs.has_hook(f, "act") or any(executable(s, f, w) for w in f.swords):
-        return f.values["reserve_ap"]
+        return values["reserve_ap"]
     return 0
 
 
