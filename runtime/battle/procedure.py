@@ -141,8 +141,12 @@ def _usable_ap(s: Battle, f: Fighter) -> int:
 def holders(s: Battle) -> list[Fighter]:
     """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
     ruleset = s.defs.ruleset
-    keyed = [(tuple(fn(ruleset, s, Ctx(subject=f)) for fn in ruleset.action_right), f)
-             for f in s.fighters() if _usable_ap(s, f) >= 1]
+    keys = ruleset.action_right
+    keyed = []
+    for f in s.fighters():
+        if _usable_ap(s, f) >= 1:
+            ctx = Ctx(subject=f)  # one for every key: a key only reads it
+            keyed.append((tuple([fn(ruleset, s, ctx) for fn in keys]), f))
     if not keyed:
         return []
     best = max(k for k, _ in keyed)
@@ -177,11 +181,16 @@ def process(s: Battle, who: list[Fighter]) -> None:
     """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
     s.actions += 1
     actions = [_prepare(s, f) for f in who]
+    if len(actions) == 1:
+        _carry_out(s, actions[0])
+        return
     priority = s.defs.ruleset.type_priority
     ranked = []
+    seen: dict[tuple[int, str], int] = {}  # (side, type) -> how many of its actions came before (the rank)
     for a in actions:
-        same = [b for b in actions if b.actor.side == a.actor.side and b.kind == a.kind]
-        ranked.append(((priority.index(a.kind), same.index(a)), a.actor.side, a))
+        rank = seen.get((a.actor.side, a.kind), 0)
+        seen[(a.actor.side, a.kind)] = rank + 1
+        ranked.append(((priority.index(a.kind), rank), a.actor.side, a))
     ranked.sort(key=lambda r: (r[0], r[1]))
     for key in sorted({r[0] for r in ranked}):
         group = [a for k, _side, a in ranked if k == key]
@@ -232,7 +241,7 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     for f in s.fighters():
         if f.id not in start:
             continue
-        merged = [added(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
+        merged = [_summed(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
         # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
         # each saw it, since neither came first, and a state count stops at 0.
         merged[1] = {k: max(0, count) for k, count in merged[1].items()}
@@ -241,6 +250,11 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
         f.values, f.states = merged
         if all(e[f.id][0]["hp"] > 0 for e in ends):
             hooks.check_death(s, f, start[f.id][0]["hp"])
+
+
+def _summed(before: dict[str, int], ends: list[dict[str, int]]) -> dict[str, int]:
+    """Return the numbers at their start plus every change (a copy of the start when nothing changed)."""
+    return dict(before) if all(e == before for e in ends) else added(before, ends)
 
 
 def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
