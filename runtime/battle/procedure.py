@@ -102,8 +102,13 @@ def action_count(s: Battle) -> None:
 
 def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
     """Return the turn a sword launches from: its launch keyword (or the default), shifted by Early/Late."""
+    return _launch(s, f, w, s.defs.enchants(w))
+
+
+def _launch(s: Battle, f: Fighter, w: Sword, enchants: tuple) -> int:
+    """Return launch_turn(s, f, w), given the sword's enchantments."""
     base, shift = None, 0
-    for ench, count, args in s.defs.enchants(w):
+    for ench, count, args in enchants:
         shift += ench.shift * count
         turn = ench.launch_turn(s, Ctx(actor=f, sword=w, params=args))
         base = turn if base is None and turn is not None else base
@@ -112,13 +117,16 @@ def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
 
 def executable(s: Battle, f: Fighter, w: Sword) -> bool:
     """Return whether f may execute w now: unused, launched, every enchantment's condition, its costs."""
-    if w.used or launch_turn(s, f, w) > s.turn:
+    if w.used:
         return False
-    card = s.defs.cards[w.card]
-    needs_next = card.subtarget or "targets the next sword" in s.defs.traits(card.kind)
-    if needs_next and w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
+    enchants = s.defs.enchants(w)
+    if _launch(s, f, w, enchants) > s.turn:
         return False
-    for ench, _count, args in s.defs.enchants(w):
+    if w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
+        card = s.defs.cards[w.card]
+        if card.subtarget or "targets the next sword" in s.defs.traits(card.kind):
+            return False
+    for ench, _count, args in enchants:
         ctx = Ctx(actor=f, sword=w, params=args)
         if not ench.executable(s, ctx) or (ench.cost_value and f.values[ench.cost_value] < ench.cost(s, ctx)):
             return False
@@ -144,7 +152,7 @@ def holders(s: Battle) -> list[Fighter]:
     keys = ruleset.action_right
     keyed = []
     for f in s.fighters():
-        if _usable_ap(s, f) >= 1:
+        if f.values["ap"] >= 1 or _usable_ap(s, f) >= 1:
             ctx = Ctx(subject=f)  # one for every key: a key only reads it
             keyed.append((tuple([fn(ruleset, s, ctx) for fn in keys]), f))
     if not keyed:
@@ -314,11 +322,11 @@ def _pay(s: Battle, a: Action) -> None:
     if w is None:
         return
     w.used = True
-    for ench, _count, args in s.defs.enchants(w):
-        ctx = Ctx(actor=f, sword=w, params=args)
+    enchants = s.defs.enchants(w)
+    for ench, _count, args in enchants:
         if ench.cost_value:
-            f.values[ench.cost_value] -= ench.cost(s, ctx)
-    if any(ench.vanishes for ench, _c, _a in s.defs.enchants(w)):
+            f.values[ench.cost_value] -= ench.cost(s, Ctx(actor=f, sword=w, params=args))
+    if any(ench.vanishes for ench, _c, _a in enchants):
         f.swords = [x for x in f.swords if x is not w]
         s.say(f"  {w.card} vanishes")
 
@@ -351,7 +359,7 @@ def _carry_out(s: Battle, a: Action) -> None:
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
     for side in (0, 1):
-        for f in [x for x in s.parties[side] if x.hp <= 0]:
+        for f in [x for x in s.parties[side] if x.values["hp"] <= 0]:
             f.overkill = -f.hp
             s.say(f"{s.label(f)} exits (overkill {f.overkill})")
             s.parties[side].remove(f)
