@@ -249,6 +249,9 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     for f in s.fighters():
         if f.id not in start:
             continue
+        before = start[f.id]
+        if all(e[f.id] == before for e in ends) and min(before[1].values(), default=0) >= 0:
+            continue  # no action changed its numbers: they are their start already, and nobody died
         merged = [_summed(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
         # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
         # each saw it, since neither came first, and a state count stops at 0.
@@ -274,8 +277,8 @@ def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
 def _prepare(s: Battle, f: Fighter) -> Action:
     """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
     a = Action(f)
-    stunned = Ctx(holder=f, actor=f)
-    if not (hooks.fire(s, f, "act", stunned) and stunned.skip):
+    stunned = Ctx(holder=f, actor=f) if s.defs.has_hook(f, "act") else None
+    if stunned is None or not (hooks.fire(s, f, "act", stunned) and stunned.skip):
         a.sword = next((w for w in f.swords if executable(s, f, w)), None)
     if a.sword is not None:
         _decide_targets(s, a)
