@@ -28,7 +28,7 @@ def fire(s: Battle, f: Fighter, step: str, ctx: Ctx, ignoring: tuple[str, ...] =
 def reflect(s: Battle, ctx: Ctx, target: Any, ignoring: tuple[str, ...]) -> Any:
     """Return who an attack lands on: each Reflect sends it back to whoever sent it (R-MG-28)."""
     sender, current = ctx.actor, target
-    while isinstance(current, Fighter):
+    while isinstance(current, Fighter) and s.defs.has_hook(current, "attacked"):
         hook = Ctx(actor=ctx.actor, sender=sender)
         if not fire(s, current, "attacked", hook, ignoring) or hook.redirect_to is None:
             break
@@ -39,6 +39,8 @@ def reflect(s: Battle, ctx: Ctx, target: Any, ignoring: tuple[str, ...]) -> Any:
 
 def guard(s: Battle, f: Fighter, amount: int, ignoring: tuple[str, ...]) -> int:
     """Return the damage of an attack on f after a protection state (Guard) has had its say."""
+    if not s.defs.has_hook(f, "attack_damage"):
+        return amount
     hook = Ctx(damage=amount)
     fire(s, f, "attack_damage", hook, ignoring)
     return hook.damage

@@ -150,15 +150,18 @@ def holders(s: Battle) -> list[Fighter]:
     """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
     ruleset = s.defs.ruleset
     keys = ruleset.action_right
-    keyed = []
+    best: tuple[Any, ...] | None = None
+    out: list[Fighter] = []
     for f in s.fighters():
-        if f.values["ap"] >= 1 or _usable_ap(s, f) >= 1:
-            ctx = Ctx(subject=f)  # one for every key: a key only reads it
-            keyed.append((tuple([fn(ruleset, s, ctx) for fn in keys]), f))
-    if not keyed:
-        return []
-    best = max(k for k, _ in keyed)
-    return [f for k, f in keyed if k == best]
+        if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
+            continue
+        ctx = Ctx(subject=f)  # one for every key: a key only reads it
+        key = tuple([fn(ruleset, s, ctx) for fn in keys])
+        if best is None or key > best:
+            best, out = key, [f]
+        elif key == best:
+            out.append(f)
+    return out
 
 
 # ---------------------------------------------------------------- one action processing
