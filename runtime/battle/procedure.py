@@ -107,6 +107,8 @@ def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
 
 def _launch(s: Battle, f: Fighter, w: Sword, enchants: tuple) -> int:
     """Return launch_turn(s, f, w), given the sword's enchantments."""
+    if not enchants:  # most swords: the ruleset's launch turn
+        return max(0, s.defs.ruleset.launch_turn)
     base, shift = None, 0
     for ench, count, args in enchants:
         shift += ench.shift * count

@@ -96,3 +96,8 @@ class Ctx:
     skip: bool = False
     build_failed: bool = False
     redirect_to: Any = None
+
+    def with_params(self, params: tuple[int, ...]) -> Ctx:
+        """Return a copy of this context with other parameters (an enchantment's, for its rider)."""
+        return Ctx(self.actor, self.sword, self.target, self.subtarget, self.holder, self.sender, self.subject,
+                   self.damage, params, self.skip, self.build_failed, self.redirect_to)
