@@ -1,7 +1,7 @@
 """Determinism digest: seeded random games per ruleset, their logs hashed with sha256.
 
 `python -m benchmarks.determinism` prints one digest per ruleset for the benchmark-sized sample (300
-games in all; `--check tests/determinism/digests-300.txt` compares them with those recorded before the
+games in all, and the 300 Marguerite battles of the benchmark; `--check tests/determinism/digests-300.txt` compares them with those recorded before the
 issue 17 optimisations); tests/test_determinism.py checks a smaller sample against tests/determinism/digests.txt.
 An optimisation must leave every digest unchanged: the games are then byte for byte the same.
 """
@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESETS = (("simple_duel", "simple_duel", {}, 1.0), ("code_of_joker v1", "code_of_joker", {"version": "v1"}, 1.0),
             ("code_of_joker v2", "code_of_joker", {"version": "v2"}, 1.0),
             ("war_vortex_night", "war_vortex_night", {}, 0.2), ("successor", "successor", {}, 0.5))
+# Marguerite battles are quick and take no seed: 300 at the default --games 80, as many as the benchmark plays.
+BATTLE_SHARE = 3.75
 
 
 def game_logs(ruleset: str, games: int, options: dict[str, str] | None = None):
@@ -38,6 +40,23 @@ def game_logs(ruleset: str, games: int, options: dict[str, str] | None = None):
         yield s.log, s.result
 
 
+def battle_logs(battles: int):
+    """Yield the log and result of each Marguerite battle the benchmark plays (random legal parties, seed 1)."""
+    import random
+
+    from runtime.battle.rules import load_rules
+    from tools.battle.fuzz import random_party
+    from tools.battle.play import battle, budget_of
+
+    rules = load_rules("marguerite")
+    budget = budget_of(rules)
+    rng = random.Random(1)
+    for _ in range(battles):
+        a, b = random_party(rules, rng, budget), random_party(rules, rng, budget)
+        s = battle(rules, a, b, {})
+        yield s.log, s.result
+
+
 def digest(logs) -> str:
     """Return the sha256 of every game's log lines and result, in order, each game framed by its length."""
     h = hashlib.sha256()
@@ -50,8 +69,10 @@ def digest(logs) -> str:
 
 def digests(games: int) -> dict[str, str]:
     """Return the digest of each ruleset's share of `games` seeded games (at least one each)."""
-    return {label: digest(game_logs(ruleset, max(1, round(games * share)), options))
-            for label, ruleset, options, share in RULESETS}
+    found = {label: digest(game_logs(ruleset, max(1, round(games * share)), options))
+             for label, ruleset, options, share in RULESETS}
+    found["marguerite battles"] = digest(battle_logs(max(1, round(games * BATTLE_SHARE))))
+    return found
 
 
 def render(found: dict[str, str]) -> str:

@@ -141,18 +141,20 @@ def bench_snapshot(rounds: int = 2000) -> dict[str, float]:
 
 
 def profile(name: str, games: int, top: int = 30) -> None:
-    """Print the cProfile report (by own time) of `games` seeded random games of one GAMES row, or of
-    snapshots for the row 'snapshot'."""
+    """Print the cProfile report (by own time) of `games` seeded random games of one GAMES row, of
+    `games` Marguerite battles for the row 'marguerite', or of snapshots for the row 'snapshot'."""
     import cProfile
     import pstats
 
     rows = {label.split()[0] if label.startswith("war") else label.replace(" ", "_"): row
             for label, *row in GAMES}
-    if name != "snapshot" and name not in rows:
-        raise SystemExit(f"unknown profile '{name}': choose one of snapshot, {', '.join(rows)}")
+    if name not in ("snapshot", "marguerite") and name not in rows:
+        raise SystemExit(f"unknown profile '{name}': choose one of snapshot, marguerite, {', '.join(rows)}")
     profiler = cProfile.Profile()
     if name == "snapshot":
         profiler.runcall(bench_snapshot)
+    elif name == "marguerite":
+        profiler.runcall(bench_battles, games)
     else:
         ruleset, options, share = rows[name]
         profiler.runcall(bench_games, ruleset, max(1, round(games * share)), options)
@@ -164,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--json", type=Path, help="also write the figures to this file")
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (simple_duel, code_of_joker_v1, "
-                   "code_of_joker_v2, war_vortex_night, successor, snapshot) and print where the time goes")
+                   "code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where the time goes")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.profile:

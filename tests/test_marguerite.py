@@ -173,3 +173,30 @@ def test_a_party_with_0_hp_is_legal_under_the_budget(rules: Rules, tmp_path: Pat
     path = tmp_path / "zero.sw"
     path.write_text("Zero: 0/4/3/3/\n", encoding="utf-8")
     assert [(spec.name, spec.max_hp) for spec in read_party(rules, path)] == [("Zero", 0)]
+
+
+def test_a_context_with_other_params_copies_every_other_field() -> None:
+    from dataclasses import fields
+
+    values = {f.name: object() for f in fields(Ctx)}
+    copy = Ctx(**values).with_params((7,))
+    assert {f.name: getattr(copy, f.name) for f in fields(Ctx)} == {**values, "params": (7,)}
+
+
+def test_the_states_listed_for_a_step_are_those_with_its_hook_in_file_order(rules: Rules) -> None:
+    steps = {step for st in rules.statuses.values() for step in st.hooks}
+    assert {"act", "attacked", "attack_damage", "dead", "states_phase"} <= steps
+    for step in steps | {"no such step"}:
+        expected = [k for k in rules.state_order if step in rules.statuses[k].hooks]
+        assert [k for k, _st in rules.holding(step)] == expected
+
+
+def test_a_swords_enchantments_are_its_printed_ones_then_the_given_ones_by_name(rules: Rules) -> None:
+    from runtime.battle.state import Sword
+
+    card = next(name for name, c in sorted(rules.cards.items()) if c.keywords)
+    sword = Sword(1, card, given={"WholeIze": (1, ()), "Delayed": (2, (3,))})
+    printed = [(rules.enchantments[k], 1, args) for k, args in rules.cards[card].keywords]
+    given = [(rules.enchantments["Delayed"], 2, (3,)), (rules.enchantments["WholeIze"], 1, ())]
+    assert list(rules.enchants(sword)) == printed + given
+    assert list(rules.enchants(Sword(2, card))) == printed

@@ -123,7 +123,7 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
         _change(s, current, pool, -value, f"hit {s.label(current)} for {value}")
         for ench, count, args in s.defs.enchants(ctx.sword) if ctx.sword is not None else ():
             for _ in range(count):
-                ench.after_hit(s, Ctx(**{**ctx.__dict__, "params": args}))
+                ench.after_hit(s, ctx.with_params(args))
 
 
 def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:

@@ -14,9 +14,8 @@ from runtime.battle.state import Battle, Ctx, Fighter
 
 def fire(s: Battle, f: Fighter, step: str, ctx: Ctx, ignoring: tuple[str, ...] = ()) -> bool:
     """Run the first state of f with a hook for step; return whether one triggered."""
-    for name in s.defs.state_order:
-        st = s.defs.statuses[name]
-        if f.states.get(name, 0) > 0 and step in st.hooks and st.klass not in ignoring:
+    for name, st in s.defs.holding(step):
+        if f.states.get(name, 0) > 0 and st.klass not in ignoring:
             if st.consumed == "on trigger":
                 f.states[name] -= 1
             s.say(f"  {s.label(f)}'s {name} triggers")
@@ -29,7 +28,7 @@ def fire(s: Battle, f: Fighter, step: str, ctx: Ctx, ignoring: tuple[str, ...] =
 def reflect(s: Battle, ctx: Ctx, target: Any, ignoring: tuple[str, ...]) -> Any:
     """Return who an attack lands on: each Reflect sends it back to whoever sent it (R-MG-28)."""
     sender, current = ctx.actor, target
-    while isinstance(current, Fighter):
+    while isinstance(current, Fighter) and s.defs.has_hook(current, "attacked"):
         hook = Ctx(actor=ctx.actor, sender=sender)
         if not fire(s, current, "attacked", hook, ignoring) or hook.redirect_to is None:
             break
@@ -40,6 +39,8 @@ def reflect(s: Battle, ctx: Ctx, target: Any, ignoring: tuple[str, ...]) -> Any:
 
 def guard(s: Battle, f: Fighter, amount: int, ignoring: tuple[str, ...]) -> int:
     """Return the damage of an attack on f after a protection state (Guard) has had its say."""
+    if not s.defs.has_hook(f, "attack_damage"):
+        return amount
     hook = Ctx(damage=amount)
     fire(s, f, "attack_damage", hook, ignoring)
     return hook.damage
@@ -60,10 +61,7 @@ def death_judgment(s: Battle) -> None:
 
 def states_phase(s: Battle) -> None:
     """Run every state's states-phase hook, state by state in file order, holders front to back."""
-    for name in s.defs.state_order:
-        st = s.defs.statuses[name]
-        if "states_phase" not in st.hooks:
-            continue
+    for name, st in s.defs.holding("states_phase"):
         for f in s.fighters():
             if f.states.get(name, 0) > 0:
                 st.hooks["states_phase"](st, s, Ctx(holder=f))

@@ -102,8 +102,15 @@ def action_count(s: Battle) -> None:
 
 def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
     """Return the turn a sword launches from: its launch keyword (or the default), shifted by Early/Late."""
+    return _launch(s, f, w, s.defs.enchants(w))
+
+
+def _launch(s: Battle, f: Fighter, w: Sword, enchants: tuple) -> int:
+    """Return launch_turn(s, f, w), given the sword's enchantments."""
+    if not enchants:  # most swords: the ruleset's launch turn
+        return max(0, s.defs.ruleset.launch_turn)
     base, shift = None, 0
-    for ench, count, args in s.defs.enchants(w):
+    for ench, count, args in enchants:
         shift += ench.shift * count
         turn = ench.launch_turn(s, Ctx(actor=f, sword=w, params=args))
         base = turn if base is None and turn is not None else base
@@ -112,13 +119,16 @@ def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
 
 def executable(s: Battle, f: Fighter, w: Sword) -> bool:
     """Return whether f may execute w now: unused, launched, every enchantment's condition, its costs."""
-    if w.used or launch_turn(s, f, w) > s.turn:
+    if w.used:
         return False
-    card = s.defs.cards[w.card]
-    needs_next = card.subtarget or "targets the next sword" in s.defs.traits(card.kind)
-    if needs_next and w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
+    enchants = s.defs.enchants(w)
+    if _launch(s, f, w, enchants) > s.turn:
         return False
-    for ench, _count, args in s.defs.enchants(w):
+    if w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
+        card = s.defs.cards[w.card]
+        if card.subtarget or "targets the next sword" in s.defs.traits(card.kind):
+            return False
+    for ench, _count, args in enchants:
         ctx = Ctx(actor=f, sword=w, params=args)
         if not ench.executable(s, ctx) or (ench.cost_value and f.values[ench.cost_value] < ench.cost(s, ctx)):
             return False
@@ -127,22 +137,33 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
 
 def _usable_ap(s: Battle, f: Fighter) -> int:
     """Return f's AP, or its reserve AP at AP 0 if it has an executable sword or a would-act state (§7.1)."""
-    if f.values["ap"] >= 1:
-        return f.values["ap"]
+    values = f.values
+    if values["ap"] >= 1:
+        return values["ap"]
+    # Without reserve AP nothing is usable whatever the swords say (and asking them is most of the cost).
+    if values["reserve_ap"] < 1:
+        return 0
     if s.defs.has_hook(f, "act") or any(executable(s, f, w) for w in f.swords):
-        return f.values["reserve_ap"]
+        return values["reserve_ap"]
     return 0
 
 
 def holders(s: Battle) -> list[Fighter]:
     """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
     ruleset = s.defs.ruleset
-    keyed = [(tuple(fn(ruleset, s, Ctx(subject=f)) for fn in ruleset.action_right), f)
-             for f in s.fighters() if _usable_ap(s, f) >= 1]
-    if not keyed:
-        return []
-    best = max(k for k, _ in keyed)
-    return [f for k, f in keyed if k == best]
+    keys = ruleset.action_right
+    best: tuple[Any, ...] | None = None
+    out: list[Fighter] = []
+    for f in s.fighters():
+        if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
+            continue
+        ctx = Ctx(subject=f)  # one for every key: a key only reads it
+        key = tuple([fn(ruleset, s, ctx) for fn in keys])
+        if best is None or key > best:
+            best, out = key, [f]
+        elif key == best:
+            out.append(f)
+    return out
 
 
 # ---------------------------------------------------------------- one action processing
@@ -173,11 +194,16 @@ def process(s: Battle, who: list[Fighter]) -> None:
     """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
     s.actions += 1
     actions = [_prepare(s, f) for f in who]
+    if len(actions) == 1:
+        _carry_out(s, actions[0])
+        return
     priority = s.defs.ruleset.type_priority
     ranked = []
+    seen: dict[tuple[int, str], int] = {}  # (side, type) -> how many of its actions came before (the rank)
     for a in actions:
-        same = [b for b in actions if b.actor.side == a.actor.side and b.kind == a.kind]
-        ranked.append(((priority.index(a.kind), same.index(a)), a.actor.side, a))
+        rank = seen.get((a.actor.side, a.kind), 0)
+        seen[(a.actor.side, a.kind)] = rank + 1
+        ranked.append(((priority.index(a.kind), rank), a.actor.side, a))
     ranked.sort(key=lambda r: (r[0], r[1]))
     for key in sorted({r[0] for r in ranked}):
         group = [a for k, _side, a in ranked if k == key]
@@ -228,7 +254,10 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     for f in s.fighters():
         if f.id not in start:
             continue
-        merged = [added(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
+        before = start[f.id]
+        if all(e[f.id] == before for e in ends) and min(before[1].values(), default=0) >= 0:
+            continue  # no action changed its numbers: they are their start already, and nobody died
+        merged = [_summed(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
         # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
         # each saw it, since neither came first, and a state count stops at 0.
         merged[1] = {k: max(0, count) for k, count in merged[1].items()}
@@ -237,6 +266,11 @@ def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
         f.values, f.states = merged
         if all(e[f.id][0]["hp"] > 0 for e in ends):
             hooks.check_death(s, f, start[f.id][0]["hp"])
+
+
+def _summed(before: dict[str, int], ends: list[dict[str, int]]) -> dict[str, int]:
+    """Return the numbers at their start plus every change (a copy of the start when nothing changed)."""
+    return dict(before) if all(e == before for e in ends) else added(before, ends)
 
 
 def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
@@ -248,8 +282,8 @@ def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
 def _prepare(s: Battle, f: Fighter) -> Action:
     """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
     a = Action(f)
-    stunned = Ctx(holder=f, actor=f)
-    if not (hooks.fire(s, f, "act", stunned) and stunned.skip):
+    stunned = Ctx(holder=f, actor=f) if s.defs.has_hook(f, "act") else None
+    if stunned is None or not (hooks.fire(s, f, "act", stunned) and stunned.skip):
         a.sword = next((w for w in f.swords if executable(s, f, w)), None)
     if a.sword is not None:
         _decide_targets(s, a)
@@ -296,11 +330,11 @@ def _pay(s: Battle, a: Action) -> None:
     if w is None:
         return
     w.used = True
-    for ench, _count, args in s.defs.enchants(w):
-        ctx = Ctx(actor=f, sword=w, params=args)
+    enchants = s.defs.enchants(w)
+    for ench, _count, args in enchants:
         if ench.cost_value:
-            f.values[ench.cost_value] -= ench.cost(s, ctx)
-    if any(ench.vanishes for ench, _c, _a in s.defs.enchants(w)):
+            f.values[ench.cost_value] -= ench.cost(s, Ctx(actor=f, sword=w, params=args))
+    if any(ench.vanishes for ench, _c, _a in enchants):
         f.swords = [x for x in f.swords if x is not w]
         s.say(f"  {w.card} vanishes")
 
@@ -333,7 +367,7 @@ def _carry_out(s: Battle, a: Action) -> None:
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
     for side in (0, 1):
-        for f in [x for x in s.parties[side] if x.hp <= 0]:
+        for f in [x for x in s.parties[side] if x.values["hp"] <= 0]:
             f.overkill = -f.hp
             s.say(f"{s.label(f)} exits (overkill {f.overkill})")
             s.parties[side].remove(f)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +30,11 @@ class Rules:
     state_order: tuple[str, ...] = ()  # file order: the first state with a hook is the one that triggers
     sword_kinds: tuple[str, ...] = ()
     spellings: dict[str, str] = field(default_factory=dict)  # every name a party file may use -> card
+    # battle step -> the states with a hook for it, in file order (built once: hooks fire at every step)
+    hooked: dict[str, tuple[tuple[str, Any], ...]] = field(default_factory=dict, init=False, repr=False)
+    # card -> (enchantment, 1, args) of its printed keywords (read at every executability check)
+    printed: dict[str, tuple[tuple[Any, int, tuple[int, ...]], ...]] = field(default_factory=dict, init=False,
+                                                                               repr=False)
 
     def __post_init__(self) -> None:
         # the registry holds classes; their methods (effects, hooks, launch turns) want instances (the
@@ -39,6 +43,11 @@ class Rules:
         self.statuses = {k: _instance(c) for k, c in self.statuses.items()}
         self.enchantments = {k: _instance(c) for k, c in self.enchantments.items()}
         self.state_order = tuple(sorted(self.statuses, key=lambda k: _file_order(self.statuses[k].where)))
+        steps = sorted({step for st in self.statuses.values() for step in st.hooks})
+        self.hooked = {step: tuple((k, self.statuses[k]) for k in self.state_order if step in self.statuses[k].hooks)
+                       for step in steps}
+        self.printed = {name: tuple((self.enchantments[k], 1, args) for k, args in card.keywords)
+                        for name, card in self.cards.items()}
         traits = self.ruleset.kind_traits
         self.sword_kinds = tuple(k for k, t in traits.items() if "counts as sword" in t)
         for name, card in sorted(self.cards.items()):
@@ -48,17 +57,21 @@ class Rules:
     def traits(self, kind: str) -> tuple[str, ...]:
         return self.ruleset.kind_traits.get(kind, ())
 
-    def enchants(self, sword: Sword) -> Iterator[tuple[Any, int, tuple[int, ...]]]:
-        """Yield (enchantment, stacks, args) of a sword: printed keywords first, then given ones."""
-        card = self.cards[sword.card]
-        for name, args in card.keywords:
-            yield self.enchantments[name], 1, args
-        for name, (stacks, args) in sorted(sword.given.items()):
-            yield self.enchantments[name], stacks, args
+    def enchants(self, sword: Sword) -> tuple[tuple[Any, int, tuple[int, ...]], ...]:
+        """Return (enchantment, stacks, args) of a sword: printed keywords first, then given ones."""
+        printed = self.printed[sword.card]
+        if not sword.given:
+            return printed
+        return printed + tuple((self.enchantments[k], n, args) for k, (n, args) in sorted(sword.given.items()))
+
+    def holding(self, step: str) -> tuple[tuple[str, Any], ...]:
+        """Return (name, state) of every state with a hook for this step, in file order."""
+        return self.hooked.get(step, ())
 
     def has_hook(self, f: Fighter, step: str) -> bool:
         """Return whether a swordsman holds a state with a hook for this step."""
-        return any(f.states.get(name, 0) > 0 and step in self.statuses[name].hooks for name in self.state_order)
+        states = f.states
+        return any(states.get(name, 0) > 0 for name, _st in self.hooked.get(step, ()))
 
 
 def load_rules(ruleset: str) -> Rules:

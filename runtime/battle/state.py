@@ -66,9 +66,11 @@ class Battle:
 
     def label(self, f: Fighter) -> str:
         """Return how the log names a swordsman: 'A1 Quorina' (side and place), or 'A- Quorina' once exited."""
-        party = self.parties[f.side]
-        place = str(party.index(f) + 1) if f in party else "-"
-        return f"{SIDES[f.side]}{place} {f.name}"
+        # by identity: equality would compare every field of each swordsman ahead of f (ids are unique)
+        for i, x in enumerate(self.parties[f.side]):
+            if x is f:
+                return f"{SIDES[f.side]}{i + 1} {f.name}"
+        return f"{SIDES[f.side]}- {f.name}"
 
     def say(self, text: str) -> None:
         self.log.append(f"T{self.turn} {text}")
@@ -94,3 +96,8 @@ class Ctx:
     skip: bool = False
     build_failed: bool = False
     redirect_to: Any = None
+
+    def with_params(self, params: tuple[int, ...]) -> Ctx:
+        """Return a copy of this context with other parameters (an enchantment's, for its rider)."""
+        return Ctx(self.actor, self.sword, self.target, self.subtarget, self.holder, self.sender, self.subject,
+                   self.damage, params, self.skip, self.build_failed, self.redirect_to)
