@@ -23,6 +23,7 @@ from runtime import (
     resolve,
     summons,
     turns,
+    unchanged,
     windows,
 )
 from runtime import effects as fx
@@ -88,6 +89,7 @@ class Game:
             if value not in allowed:
                 raise ValueError(f"option '{key}' is one of {', '.join(allowed)}, not '{value}'")
             self.options[key] = value
+        self.abilities_memo: dict[tuple, list] = {}  # derived: the abilities of a card's facts (query.card_abilities)
         self.declared = ruleset  # as compiled; `ruleset` is it with the chosen options' variants
         self.ruleset = _under(ruleset, _variant_settings(ruleset, self.options))
 
@@ -231,12 +233,13 @@ def run(s: State) -> None:
             s.result = [0] * len(s.players)
             break
         if s.index_cache is not None and s.index_cache.grants:
-            s.touch()  # granted keywords follow their conditions (stats, counts) step by step
+            s.index_cache = None  # granted keywords follow their conditions (stats, counts) step by step
         # Between two steps of a resolution only a ruleset whose effects are interrupted between
         # sentences runs its checks and stacks what triggered; jokers wait for the effect's end.
         between = bool(s.resolving)
         if not between or s.game.ruleset.interrupts == "sentence":
-            turns.check_state(s)
+            if unchanged.needs_checks(s):
+                turns.check_state(s)
             if s.result is not None:
                 break
             if not between:

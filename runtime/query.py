@@ -15,6 +15,7 @@ from runtime.state import CardState, Ctx, State
 ACTIVE_ZONE = "field"
 # A status instance on a card (runtime/elements.py): [name, value, expiry, origin].
 NAME, VALUE, ORIGIN = 0, 1, 3
+MEMO_LIMIT = 20_000  # card ability lists kept per Game (card_abilities) before the memo starts anew
 
 
 def player_obj(p: int) -> int:
@@ -68,10 +69,19 @@ def card_abilities(s: State, c: CardState) -> list[tuple[Ability, Ctx]]:
     Granted keywords come in name order, so the order never depends on how a dict was filled (a state
     read back from JSON behaves exactly like the original); statuses by name, then as they came.
     """
-    cdef = s.game.cards[c.name]
-    out = [(a, Ctx(c.id, c.controller, ["card", c.name, i])) for i, a in enumerate(cdef.abilities)]
-    out += keyword_abilities(s, c, list(cdef.keywords) + [(k, ()) for k in sorted(c.granted)])
-    return out + status_abilities(s, c, c.statuses)
+    # What a card has is a function of these facts alone, so the lists are kept per Game and shared: nothing
+    # writes to an index's contexts (a trigger copies its context before it goes pending).
+    key = (c.id, c.name, c.controller, tuple(c.granted), tuple((x[NAME], x[VALUE]) for x in c.statuses))
+    memo = s.game.abilities_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        cdef = s.game.cards[c.name]
+        found = [(a, Ctx(c.id, c.controller, ["card", c.name, i])) for i, a in enumerate(cdef.abilities)]
+        found += keyword_abilities(s, c, list(cdef.keywords) + [(k, ()) for k in sorted(c.granted)])
+        found = memo[key] = found + status_abilities(s, c, c.statuses)
+    return found
 
 
 def status_abilities(s: State, c: CardState, held: list[list]) -> list[tuple[Ability, Ctx]]:
@@ -213,7 +223,9 @@ def stat(s: State, cid: int, name: str) -> int:
     if name == "cost":
         return sum(s.game.cards[c.name].cost.values())
     rs = s.game.ruleset
-    value = printed_stat(s, cid, name) + sum(m[1] for m in c.mods if m[0] == name)
+    value = printed_stat(s, cid, name)
+    if c.mods:
+        value += sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
         value += _static_total(s, cid, "modify", name)
     if name == rs.damage_lowers:
@@ -235,6 +247,8 @@ def last_known(s: State, cid: int) -> dict | None:
     field, for the rest of that battle (as it was when it left; a filter looking into the zone it went
     to reads it as it is there: _as_in_zone). None otherwise."""
     b = s.battle
+    if not b:
+        return None
     for known_id, facts in b.get("known", ()):
         if known_id == cid and (b["exchange"] or s.cards[cid].zone != ACTIVE_ZONE):
             return facts
@@ -258,10 +272,13 @@ def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
     idx = index(s)
     if idx.busy:
         return 0
+    effects = idx.effects(what)
+    if not effects:
+        return 0
     idx.busy = True
     try:
         total = 0
-        for a, ctx, eff in idx.effects(what):
+        for a, ctx, eff in effects:
             if eff.stat == stat_name and eff.applies(a, s, ctx, cid):
                 total += eff.amount(a, s, ctx)
         return total
@@ -294,9 +311,12 @@ def statics_on(s: State, cid: int, what: str) -> list:
     idx = index(s)
     if idx.busy or s.cards[cid].zone != ACTIVE_ZONE:
         return []
+    effects = idx.effects(what)
+    if not effects:
+        return []
     idx.busy = True
     try:
-        return [(eff, a, ctx) for a, ctx, eff in idx.effects(what) if eff.applies(a, s, ctx, cid)]
+        return [(eff, a, ctx) for a, ctx, eff in effects if eff.applies(a, s, ctx, cid)]
     finally:
         idx.busy = False
 
@@ -351,10 +371,12 @@ def _static_any(s: State, cid: int, what: str, key: str) -> bool:
     idx = index(s)
     if idx.busy:
         return False
+    effects = idx.effects(what)
+    if not effects:
+        return False
     idx.busy = True
     try:
-        return any((eff.flag or eff.keyword) == key and eff.applies(a, s, ctx, cid)
-                   for a, ctx, eff in idx.effects(what))
+        return any((eff.flag or eff.keyword) == key and eff.applies(a, s, ctx, cid) for a, ctx, eff in effects)
     finally:
         idx.busy = False
 
@@ -513,9 +535,11 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     # A zone list holds exactly the cards its player controls there, so control and whose-zone
     # narrow the lists to read instead of being tested card by card.
     if f.control is not None:
-        order = [p for p in order if p in players_of(s, ctx, f.control)]
+        controlled = players_of(s, ctx, f.control)
+        order = [p for p in order if p in controlled]
     if f.zone_of is not None:
-        order = [p for p in order if p in _zone_owners(s, ctx, f.zone_of)]
+        owners = _zone_owners(s, ctx, f.zone_of)
+        order = [p for p in order if p in owners]
     cards, kinds = s.cards, s.game.kind_sets
     cards_only = bool(s.game.ruleset.incapacitated) and not (ctx.ability and ctx.ability[0] == "ruleset")
     out: list[int] = []

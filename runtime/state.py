@@ -91,7 +91,7 @@ def copy_of(ctx: Ctx) -> dict:
     return _copied(ctx.__dict__)
 
 
-_NOT_COPIED = ("rng", "game", "index_cache", "watch")  # copied apart, shared, rebuilt on demand, or not at all
+_NOT_COPIED = ("rng", "game", "index_cache", "watch", "version", "checked")  # copied apart, shared, rebuilt on demand, or not at all
 
 
 def _copied(obj: Any) -> Any:
@@ -221,6 +221,10 @@ class State:
     cycle: int = 0  # passes through the order so far: the round, where turns go to cards
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
+    # The change detector (runtime/unchanged.py): `version` counts writes the log does not tell of; `checked`
+    # is the key of the board the checks last ran on. Derived, like the index: never serialized nor copied.
+    version: int = field(default=0, repr=False, compare=False)
+    checked: Any = field(default=None, repr=False, compare=False)
     # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
     # an ability goes on the stack ('fired'), starts resolving ('resolved') or is removed unresolved
     # ('fizzled'; also a played or performed card's effect given up before the stack, for want of a target
@@ -229,7 +233,7 @@ class State:
 
     def to_dict(self) -> dict:
         """Return the state as plain JSON-ready data (the RNG state included)."""
-        data = {k: _to_plain(v) for k, v in self.__dict__.items() if k not in ("game", "index_cache", "rng", "watch")}
+        data = {k: _to_plain(v) for k, v in self.__dict__.items() if k not in _NOT_COPIED}
         version, internal, gauss = self.rng.getstate()
         data["rng"] = [version, list(internal), gauss]
         return data
@@ -280,6 +284,11 @@ class State:
     def touch(self) -> None:
         """Forget derived indexes after a change to zones, statuses or grants."""
         self.index_cache = None
+        self.version += 1
+
+    def changed(self) -> None:
+        """Note a change to the board that the log does not tell of (runtime/unchanged.py)."""
+        self.version += 1
 
     def ask(self, task: list, player: int, kind: str, options: list[int], **extra: Any) -> None:
         """Put a task back on the agenda and ask a player to choose among options."""

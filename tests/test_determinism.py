@@ -49,3 +49,29 @@ def test_the_check_flag_fails_on_other_digests(tmp_path, capsys):
     bad.write_text(good.read_text(encoding="utf-8").replace("simple_duel: ", "simple_duel: 0"), encoding="utf-8")
     assert main(["--games", "1", "--check", str(bad)]) == 1
     assert "differ" in capsys.readouterr().err
+
+
+def test_no_skipped_check_would_have_changed_the_board(monkeypatch):
+    from runtime import unchanged
+
+    monkeypatch.setattr(unchanged, "VERIFY", True)  # every skipped check is run on a copy, which must not change
+    assert render(digests(8)) == render(_plain_digests(8, monkeypatch))
+
+
+def _plain_digests(games, monkeypatch):
+    """Return the digests of the games played with every check run (no skipping)."""
+    from runtime import unchanged
+
+    monkeypatch.setattr(unchanged, "needs_checks", lambda s: True)
+    return digests(games)
+
+
+def test_a_detector_that_misses_changes_is_caught(monkeypatch):
+    import pytest
+
+    from runtime import unchanged
+
+    monkeypatch.setattr(unchanged, "VERIFY", True)
+    monkeypatch.setattr(unchanged, "board_key", lambda s: (s.turn,))  # planted: blind to all but the turn
+    with pytest.raises(unchanged.MissedChange):
+        digests(2)

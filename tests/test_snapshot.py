@@ -15,7 +15,7 @@ MUTABLE = (list, dict, set)
 def _mutables(obj, found: dict[int, object]) -> dict[int, object]:
     """Return every mutable object (container or record) reachable from obj, by id."""
     if isinstance(obj, State):
-        obj = {k: v for k, v in obj.__dict__.items() if k not in ("rng", "game", "index_cache", "watch")}
+        obj = {k: v for k, v in obj.__dict__.items() if k not in ("rng", "game", "index_cache", "watch", "version", "checked")}
     elif hasattr(obj, "__dict__"):
         found[id(obj)] = obj
         obj = obj.__dict__
@@ -74,7 +74,7 @@ def _reference_plain(obj):
 def test_to_dict_gives_the_plain_data_of_every_field_and_shares_nothing(ruleset, options):
     s = mid_game(ruleset, options, decisions=40)
     data = s.to_dict()
-    fields = {k: v for k, v in s.__dict__.items() if k not in ("rng", "game", "index_cache", "watch")}
+    fields = {k: v for k, v in s.__dict__.items() if k not in ("rng", "game", "index_cache", "watch", "version", "checked")}
     assert {k: v for k, v in data.items() if k != "rng"} == _reference_plain(fields)
     assert not set(_mutables(data, {})) & set(_mutables(s, {}))
 
