@@ -42,7 +42,6 @@ from compiler.parser import parse
 from compiler.symbols import collect
 from runtime.folder_recovery import SAFE_NAME, recover
 
-
 # below this much card text a build stays in one process: starting workers (each builds its own parser)
 # costs more than it saves
 PARALLEL_BYTES = 1_000_000
