@@ -10,9 +10,11 @@ import difflib
 import hashlib
 import keyword
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from compiler import nodes as n
 from compiler.check import validate
@@ -45,6 +47,7 @@ from runtime.folder_recovery import SAFE_NAME, recover
 # below this much card text a build stays in one process: starting workers (each builds its own parser)
 # costs more than it saves
 PARALLEL_BYTES = 1_000_000
+T = TypeVar("T")
 
 
 @dataclass
@@ -175,11 +178,16 @@ def compile_project(root: Path, use_keys: bool = False) -> list[Output]:
 
 def _compiled(root: Path, folders: list[Path], use_keys: bool) -> list[tuple[list[Output], list[Diagnostic]]]:
     """Return each folder's outputs and problems, in folder order: across processes for a large project."""
+    return per_folder(_compile_one, root, folders, use_keys)
+
+
+def per_folder(fn: Callable[[Path, Path, bool], T], root: Path, folders: list[Path], flag: bool) -> list[T]:
+    """Return fn(root, folder, flag) for each folder, in folder order: across processes for a large project."""
     jobs = min(_jobs(), len(folders))
     if jobs < 2 or sum(p.stat().st_size for f in folders for p in f.glob("*.card")) < PARALLEL_BYTES:
-        return [_compile_one(root, folder, use_keys) for folder in folders]
+        return [fn(root, folder, flag) for folder in folders]
     with ProcessPoolExecutor(max_workers=jobs) as pool:  # results come back in folder order: deterministic
-        return list(pool.map(_compile_one, [root] * len(folders), folders, [use_keys] * len(folders)))
+        return list(pool.map(fn, [root] * len(folders), folders, [flag] * len(folders)))
 
 
 def _jobs() -> int:

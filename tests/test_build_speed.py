@@ -51,3 +51,17 @@ def test_the_synthetic_pool_compiles(tmp_path):
     synthetic_pool(tmp_path, 1500)
     outputs = b.compile_project(tmp_path)
     assert len({o.path for o in outputs}) == len(outputs) > len(list((ROOT / "cards").rglob("*.card")))
+
+
+def test_text_warnings_found_across_processes_are_those_found_in_one(tmp_path, monkeypatch):
+    from compiler.rules_check import project_warnings
+
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    card = tmp_path / "cards" / "simple_duel" / "creatures.card"
+    card.write_text(card.read_text(encoding="utf-8").replace('text "Driftstep."', 'text "Draw 3 cards."', 1),
+                    encoding="utf-8")
+    serial = project_warnings(tmp_path)
+    monkeypatch.setattr(b, "PARALLEL_BYTES", 0)
+    monkeypatch.setenv("CARDC_JOBS", "2")
+    assert project_warnings(tmp_path) == serial
+    assert any(d.path == "cards/simple_duel/creatures.card" for d in serial)
