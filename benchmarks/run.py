@@ -140,18 +140,33 @@ def bench_snapshot(rounds: int = 2000) -> dict[str, float]:
             "to_json + from_json (µs)": 1e6 * min(trips) / json_rounds}
 
 
-def profile(name: str, games: int, top: int = 30) -> None:
+def _profile_build(profiler, size: int) -> None:
+    """Profile a cold build, then `cardc check`, of the synthetic pool (one process: the jobs are off)."""
+    import os
+
+    from benchmarks.pool import _run, synthetic_pool
+
+    os.environ["CARDC_JOBS"] = "1"  # the profiler sees only its own process
+    with tempfile.TemporaryDirectory() as tmp:
+        synthetic_pool(Path(tmp), size)
+        profiler.runcall(_run, "build", Path(tmp))
+        profiler.runcall(_run, "check", Path(tmp))
+
+
+def profile(name: str, games: int, top: int = 30, size: int = 10_000) -> None:
     """Print the cProfile report (by own time) of `games` seeded random games of one GAMES row, of
-    `games` Marguerite battles for the row 'marguerite', or of snapshots for the row 'snapshot'."""
+    Marguerite battles for 'marguerite', snapshots for the row 'snapshot', or of a cold build and a check of the synthetic pool for 'build'."""
     import cProfile
     import pstats
 
     rows = {label.split()[0] if label.startswith("war") else label.replace(" ", "_"): row
             for label, *row in GAMES}
-    if name not in ("snapshot", "marguerite") and name not in rows:
-        raise SystemExit(f"unknown profile '{name}': choose one of snapshot, marguerite, {', '.join(rows)}")
+    if name not in ("snapshot", "build", "marguerite") and name not in rows:
+        raise SystemExit(f"unknown profile '{name}': choose one of build, snapshot, marguerite, {', '.join(rows)}")
     profiler = cProfile.Profile()
-    if name == "snapshot":
+    if name == "build":
+        _profile_build(profiler, size)
+    elif name == "snapshot":
         profiler.runcall(bench_snapshot)
     elif name == "marguerite":
         profiler.runcall(bench_battles, games)
@@ -165,28 +180,45 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--json", type=Path, help="also write the figures to this file")
-    p.add_argument("--profile", metavar="NAME", help="profile one row instead (simple_duel, code_of_joker_v1, "
-                   "code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where the time goes")
+    p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
+                   "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
+                   "the time goes")
+    p.add_argument("--only", choices=("build",), help="run only these rows (build: the real and synthetic pools)")
+    p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.profile:
-        profile(args.profile, args.games)
+        profile(args.profile, args.games, size=args.pool_size)
         return 0
-    figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build()}
-    for label, ruleset, options, share in GAMES:
-        count = max(1, round(args.games * share))
-        figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
-    figures["Marguerite battles (random legal parties)"] = bench_battles(args.games)
-    figures["mid-game Code of Joker state"] = bench_snapshot()
-    print(f"| benchmark ({args.games} random games each, one core) | value |")
-    print("|---|---|")
-    for label, values in figures.items():
-        for name, value in values.items():
-            print(f"| {label}: {name} | {value:.3f} |")
+    from benchmarks.pool import bench_pool
+
+    figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build(),
+                                            f"build ({args.pool_size:,}-card synthetic pool)": bench_pool(args.pool_size)}
+    if args.only is None:
+        _games(figures, args.games)
+    _print(figures, args.games)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
+
+
+def _games(figures: dict[str, dict[str, float]], games: int) -> None:
+    """Add the game, battle and snapshot rows to the figures."""
+    for label, ruleset, options, share in GAMES:
+        count = max(1, round(games * share))
+        figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
+    figures["Marguerite battles (random legal parties)"] = bench_battles(games)
+    figures["mid-game Code of Joker state"] = bench_snapshot()
+
+
+def _print(figures: dict[str, dict[str, float]], games: int) -> None:
+    """Print the figures as a Markdown table."""
+    print(f"| benchmark ({games} random games each, one core; builds use both) | value |")
+    print("|---|---|")
+    for label, values in figures.items():
+        for name, value in values.items():
+            print(f"| {label}: {name} | {value:.3f} |")
 
 
 if __name__ == "__main__":

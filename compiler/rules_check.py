@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import nodes as n
-from compiler.build import read_source, rulesets
+from compiler.build import per_folder, read_source, rulesets
 from compiler.diagnostics import Diagnostic
 from compiler.parser import parse
 from compiler.rules_text import keyword_use, render
@@ -204,9 +204,12 @@ def check_texts(files: list[n.File]) -> list[Diagnostic]:
 
 def project_warnings(root: Path) -> list[Diagnostic]:
     """Return every text warning of a project's card folders (cards/<ruleset>/*.card), in source order."""
-    found: list[Diagnostic] = []
-    for folder in rulesets(root):
-        paths = sorted(folder.glob("*.card"))
-        rels = [p.relative_to(root).as_posix() for p in paths]
-        found += check_texts([parse(read_source(p, rel), rel) for p, rel in zip(paths, rels, strict=True)])
+    found = [d for part in per_folder(_folder_warnings, root, rulesets(root), False) for d in part]
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _folder_warnings(root: Path, folder: Path, _: bool) -> list[Diagnostic]:
+    """Return every text warning of one card folder."""
+    paths = sorted(folder.glob("*.card"))
+    rels = [p.relative_to(root).as_posix() for p in paths]
+    return check_texts([parse(read_source(p, rel), rel) for p, rel in zip(paths, rels, strict=True)])
