@@ -10,10 +10,10 @@ import sys
 
 from compiler.sheets import deck_rules, load_deck
 from runtime import engine
-from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
+from runtime.agents import RandomAgent, ScriptedAgent, ScriptError, play
 from runtime.state import State
 from tests.conftest import ROOT
-from tools.human import Numbering, menu_name
+from tools.human import HumanPlayer, Numbering, menu_name
 from tools.play import deck_path, default_decks
 from tools.scenario import discover, read_scenario
 
@@ -53,17 +53,17 @@ def test_human_agent_shows_the_board_and_reads_a_choice(simple_duel, simple_duel
     s = simple_duel.new_game([simple_duel_decks[0], simple_duel_decks[1]], 2)
     player = s.decision["player"]
     out = io.StringIO()
-    agent = HumanAgent(player, stdin=io.StringIO("x\n99\n?\n1\n"), stdout=out)
+    agent = HumanPlayer(player, stdin=io.StringIO("x\n99\n?\n1\n"), stdout=out)
     actions = engine.legal_actions(s)
     assert agent.choose(s, actions) == actions[0]
     shown = out.getvalue()
     assert f"P{player + 1} (you)" in shown and "  1. " in shown
-    assert shown.count("your choice> ") == 4 and "type a number from 1 to" in shown
+    assert shown.count("your choice> ") == 4 and "'99' is no action here" in shown
     hand = {s.cards[c].name for c in s.players[player].zones["hand"]}
-    rules = [line.strip() for line in shown.split("\n") if line.strip().split(":")[0] in hand]
-    assert rules and all(line.split(": ", 1)[1] == _rules(simple_duel.cards[line.split(":")[0]]) for line in rules)
+    rules = [line.strip() for line in shown.split("\n") if line.strip().split("#")[0] in hand]
+    assert rules and all(line.split(": ", 1)[1] == _rules(simple_duel.cards[line.split("#")[0]]) for line in rules)
     opponent = {s.cards[c].name for c in s.players[1 - player].zones["hand"]} - hand
-    assert not any(line.strip().split(":")[0] in opponent for line in shown.split("\n"))
+    assert not any(line.strip().split("#")[0] in opponent for line in shown.split("\n"))
 
 
 def _rules(cdef) -> str:

@@ -22,6 +22,7 @@ NOT_CARDS = ("face down", "square", "slot", "share", "yes", "mulligan", "go on")
 PROMPT = "your choice> "
 HELP = """commands:
   NUMBER      take the action of that number (numbers stay with their action while it is offered)
+  TEXT        or type the action as the menu writes it: end, stage Cinder Hound#12
   LETTER      open a group of actions (menus of more than {at} actions are grouped); 'back' closes it
   rules, ?    the rules text of every card you can see, your own face-down cards included
   board, b    show the board again
@@ -157,6 +158,9 @@ class HumanPlayer:
             line = self._read().strip().lower()
             if line.isdigit() and int(line) in by_number:
                 return by_number[int(line)]
+            named = [a for a in actions if describe_action(s, a).lower() == line]
+            if named:  # an action typed as the menu writes it: 'end', 'stage cinder hound#12'
+                return named[0]
             if not self._command(s, line, actions, numbers):
                 self._say(f"'{line}' is no action here: type one of the numbers shown, a group letter, or help")
 

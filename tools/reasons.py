@@ -31,6 +31,8 @@ def reason(s: State, player: int) -> str:
     if kind == "block":
         attacker = s.battle.get("attacker", -1)
         return (f"{q.shown(s, attacker)} attacks: block it, or not" if attacker >= 0 else "choose blockers")
+    if kind in ("inherit", "slot") and "card" in d:
+        return f"{q.describe(s, d['card'])} is summoned: {ASKED[kind]}"
     if kind in ("onto", "square") and s.tasks and s.tasks[-1][0] == "act_" + kind:
         _, action, cid = s.tasks[-1][:3]
         where = "the card it goes onto" if kind == "onto" else "the square"
