@@ -166,8 +166,8 @@ class HumanPlayer:
 
     def _command(self, s: State, line: str, actions: list[Action], numbers: list[int]) -> bool:
         """Carry out a command other than a number; return False when the line is none."""
-        found = groups(s, actions) if len(actions) > GROUP_AT else {}
-        letters = dict(zip(string.ascii_lowercase, found.values(), strict=False))
+        found = self._groups(s, actions, numbers) if len(actions) > GROUP_AT else []
+        letters = dict(zip(string.ascii_lowercase, (members for _, members in found), strict=False))
         if line in letters:
             self._say("\n".join(f"  {numbers[i]}. {describe_action(s, actions[i])}" for i in letters[line]))
             self._say("  (back: the whole menu)")
@@ -196,13 +196,18 @@ class HumanPlayer:
             self._say("\n".join(f"  {numbers[i]}. {describe_action(s, actions[i])}" for i in order))
             return
         self._say(f"{len(actions)} actions in groups: type a letter to open one (any number works at once)")
-        for letter, (name, members) in zip(string.ascii_lowercase, groups(s, actions).items(), strict=False):
+        for letter, (name, members) in zip(string.ascii_lowercase, self._groups(s, actions, numbers), strict=False):
             if len(members) == 1:
                 i = members[0]
                 self._say(f"  {letter}. {name}: {numbers[i]}. {describe_action(s, actions[i])}")
             else:
-                shown = ", ".join(str(numbers[i]) for i in sorted(members, key=lambda i: numbers[i]))
+                shown = ", ".join(str(numbers[i]) for i in members)
                 self._say(f"  {letter}. {name} ({len(members)} actions: {shown})")
+
+    def _groups(self, s: State, actions: list[Action], numbers: list[int]) -> list[tuple[str, list[int]]]:
+        """Return the groups of the menu, each its members by number, the groups by their lowest number."""
+        found = [(name, sorted(members, key=lambda i: numbers[i])) for name, members in groups(s, actions).items()]
+        return sorted(found, key=lambda g: numbers[g[1][0]])
 
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
