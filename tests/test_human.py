@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from runtime import engine
 from runtime.agents import RandomAgent
 from tests.conftest import ROOT
-from tools.human import GROUP_AT, PROMPT, History, HumanPlayer, Numbering, menu_name, visible_rules
+from tools.human import GROUP_AT, PROMPT, History, HumanPlayer, Numbering, Quit, menu_name, visible_rules
 from tools.play import deck_path, default_decks, read_entries
 from tools.reasons import reason
 
@@ -191,3 +192,138 @@ def test_a_seat_that_is_not_in_the_game_is_refused():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2 and "--human 3: no such seat; the players are numbered 1 to 2" in child.before
+
+
+def _lowest(numbering: Numbering, s, actions):
+    """Return the action of the lowest number a menu shows."""
+    numbers = numbering.number(s, menu_name(s), actions)
+    return actions[numbers.index(min(numbers))]
+
+
+def test_numbers_stay_with_their_action_while_it_is_offered():
+    game, lists = _game("code_of_joker")
+    for seed in (1, 2):
+        s, numbering, chooser, last, moved = game.new_game(lists, seed), Numbering(), RandomAgent(seed), {}, 0
+        while not engine.is_terminal(s):
+            actions = engine.legal_actions(s)
+            if s.decision["player"] == 0:
+                menu, keys = menu_name(s), [f"{a[0]}:{a[1]}" for a in actions]
+                numbers = numbering.number(s, menu, actions)
+                assert len(set(numbers)) == len(numbers)
+                before = last.get(menu, {})
+                assert all(before[k][0] == n for k, n in zip(keys, numbers, strict=True) if k in before)
+                moved += sum(before[k][1] != i for i, k in enumerate(keys) if k in before)
+                free = sorted(set(range(1, len(numbers) + 1)) - {before[k][0] for k in keys if k in before})
+                fresh = sorted(n for k, n in zip(keys, numbers, strict=True) if k not in before)
+                assert fresh == free[:len(fresh)]  # new ones: the lowest free
+                last[menu] = {k: (n, i) for i, (k, n) in enumerate(zip(keys, numbers, strict=True))}
+            engine.apply_action(s, chooser.choose(s, actions))
+        assert moved > 0  # actions did change place in the list: numbering by place would have moved them
+
+
+def test_a_number_freed_and_an_action_back_again():
+    game, lists = _game()
+    s = game.new_game(lists, 3)
+    actions, numbering = engine.legal_actions(s), Numbering()
+    first = numbering.number(s, "m", actions)
+    assert sorted(first) == list(range(1, len(actions) + 1))
+    assert numbering.number(s, "m", actions[1:]) == first[1:]  # the others keep theirs
+    assert numbering.number(s, "m", actions) == first  # it comes back to the lowest free: its own
+    assert sorted(numbering.number(s, "other", actions[1:])) == list(range(1, len(actions)))  # another menu
+
+
+def _decisions(ruleset: str, seed: int, options: dict | None = None):
+    """Yield (state, actions) at every decision of a random game."""
+    game, lists = _game(ruleset, options)
+    s = game.new_game(lists, seed)
+    agents = [RandomAgent(seed * 10 + p) for p in range(len(lists))]
+    while not engine.is_terminal(s):
+        actions = engine.legal_actions(s)
+        yield s, actions
+        engine.apply_action(s, agents[s.decision["player"]].choose(s, actions))
+
+
+def test_a_target_asked_while_resolving_names_its_card_and_ability():
+    seen = 0
+    for s, _ in _decisions("simple_duel", 3):
+        d = s.decision
+        if d["kind"] == "target":
+            ctx = next(c for c in [*s.resolving, *s.stack, *s.pending] if c.item == d["item"])
+            name = s.cards[ctx.source].name
+            assert ctx.ability[0] == "card" and ctx.ability[1] == name
+            rules = s.game.cards[name].abilities[ctx.ability[2]].rules
+            assert reason(s, d["player"]) == f"{name}'s target: {rules}"
+            seen += 1
+    assert seen
+
+
+def test_every_decision_of_every_ruleset_says_why():
+    kinds: dict[str, str] = {}
+    for ruleset, options in (("simple_duel", None), ("code_of_joker", {"version": "v1"}), ("code_of_joker", None),
+                             ("successor", None), ("war_vortex_night", None)):
+        for s, _ in _decisions(ruleset, 2, options):
+            why = reason(s, s.decision["player"])
+            assert not why.startswith("a decision of the game") and "an ability asks" not in why, (ruleset, why)
+            kinds.setdefault(s.decision["kind"], why)
+    assert {"act", "stage", "target", "block"} <= set(kinds)
+
+
+def test_the_rules_a_player_sees_include_their_face_down_cards_only():
+    own = other = 0
+    for seed in (1, 2, 3):
+        for s, _ in _decisions("simple_duel", seed):
+            for viewer in (0, 1):
+                lines = visible_rules(s, viewer)
+                for cid, c in enumerate(s.cards):
+                    if not c.face_down or c.zone == "deck":
+                        continue
+                    named = [line for line in lines if line.startswith(f"{c.name}#{cid} ")]
+                    if viewer == c.controller:
+                        own += 1
+                        assert named and "(face down, only you see it)" in named[0]
+                    else:
+                        other += 1
+                        assert not any(f"#{cid}" in line for line in lines)
+    assert own and other
+
+
+def _undo_game(undo_at: int | None) -> tuple[list[str], bool]:
+    """Play a game where P1 takes the lowest number, undoing once at their decision `undo_at`; return the log
+    and whether the opponent's generator had moved since the decision undone to."""
+    game, lists = _game()
+    human = HumanPlayer(0, stdin=io.StringIO(), stdout=io.StringIO())
+    agents, crossed, done = [human, RandomAgent(4 * 7919 + 1)], False, False
+    s, history, asked = game.new_game(lists, 4), History(agents), 0
+    while not engine.is_terminal(s):
+        actions = engine.legal_actions(s)
+        if s.decision["player"] == 1:
+            engine.apply_action(s, agents[1].choose(s, actions))
+            continue
+        history.mark(s, 0)
+        asked += 1
+        if asked == undo_at and not done:
+            crossed = history.marks[-2].rngs[1] != agents[1].rng.getstate()
+            s, done = history.undo(0), True
+            continue
+        engine.apply_action(s, _lowest(human.numbering, s, actions))
+    return s.log, crossed
+
+
+def test_undo_goes_back_and_the_game_goes_on_exactly_as_before():
+    straight, _ = _undo_game(None)
+    crossed_any = False
+    for undo_at in (2, 3, 5, 8):
+        log, crossed = _undo_game(undo_at)
+        assert log == straight, undo_at
+        crossed_any |= crossed
+    assert crossed_any  # some undo went back over the opponent's random choices (its generator restored)
+
+
+def test_quit_and_undo_are_commands_and_undo_needs_a_decision_before():
+    game, lists = _game()
+    s = game.new_game(lists, 3)
+    out = io.StringIO()
+    human = HumanPlayer(s.decision["player"], stdin=io.StringIO("undo\nquit\n"), stdout=out)
+    with pytest.raises(Quit):
+        human.choose(s, engine.legal_actions(s))
+    assert "nothing to undo: this is your first decision" in out.getvalue()
