@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import string
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from runtime.agents import describe_action
 from runtime.engine import Action
 from runtime.state import State
 from runtime.view import render_state
 from tools.reasons import reason
+
+if TYPE_CHECKING:  # the viewer imports the runtime's agents; only its type is needed here
+    from tools.viewer import Recorder
 
 GROUP_AT = 15  # more actions than this: the menu shows groups, opened by their letter
 STOPS = ("end", "done", "pass", "no block", "no breakthrough", "stay", "end the effect", "keep", "no")
@@ -141,7 +145,7 @@ class HumanPlayer:
     """Asks a person at the terminal; raises Undo or Quit when they ask for it (the play loop handles both)."""
 
     def __init__(self, player: int, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 can_undo=None):
+                 can_undo: Callable[[int], bool] | None = None):
         # the streams are looked up per player: defaults bound at import would outlive a redirection
         self.player, self.stdin, self.stdout = player, stdin or sys.stdin, stdout or sys.stdout
         self.numbering = Numbering()
@@ -237,8 +241,9 @@ class History:
     """The checkpoints of the humans' decisions in one game, for undo; the game's RNG is in each snapshot,
     the random agents' generators beside it, so that play goes on after an undo exactly as it would have."""
 
-    def __init__(self, agents: list, recorder=None):
-        self.agents, self.recorder, self.marks = agents, recorder, []
+    def __init__(self, agents: list, recorder: Recorder | None = None):
+        self.agents, self.recorder = agents, recorder
+        self.marks: list[Checkpoint] = []
         for agent in agents:
             if isinstance(agent, HumanPlayer):
                 agent.can_undo = self.can_undo
