@@ -31,6 +31,8 @@ def reason(s: State, player: int) -> str:
     if kind == "block":
         attacker = s.battle.get("attacker", -1)
         return (f"{q.shown(s, attacker)} attacks: block it, or not" if attacker >= 0 else "choose blockers")
+    if kind == "move" and d.get("choices"):  # each way to move names the card whose turn it is
+        return f"{q.describe(s, d['choices'][0][1])} may move: move it, or stay"
     if kind in ("inherit", "slot") and "card" in d:
         return f"{q.describe(s, d['card'])} is summoned: {ASKED[kind]}"
     if kind in ("onto", "square") and s.tasks and s.tasks[-1][0] == "act_" + kind:
