@@ -1,16 +1,15 @@
-"""Agents that answer a game's decisions: random, scripted (scenarios), greedy, and a human."""
+"""Agents that answer a game's decisions: random, scripted (scenarios) and greedy (the person at the terminal
+is tools/human.py: the tools layer)."""
 
 from __future__ import annotations
 
 import random
-import sys
-from typing import Protocol, TextIO
+from typing import Protocol
 
 from runtime import engine, grid, positions
 from runtime import query as q
 from runtime.engine import Action
 from runtime.state import Ctx, State
-from runtime.view import render_state, rules_texts
 
 
 def describe_action(s: State, a: Action) -> str:
@@ -171,31 +170,6 @@ class ScriptedAgent:
             if text == want or text.split("#")[0] == want:
                 return a
         raise ScriptError(f"scripted choice '{want}' is not offered; the game offers: {', '.join(offered)}")
-
-
-class HumanAgent:
-    """Asks a person at the terminal, showing the board from their side and numbered actions."""
-
-    def __init__(self, player: int, stdin: TextIO | None = None, stdout: TextIO | None = None):
-        # the streams are looked up per agent: defaults bound at import would outlive a redirection
-        self.player, self.stdin, self.stdout = player, stdin or sys.stdin, stdout or sys.stdout
-
-    def choose(self, s: State, actions: list[Action]) -> Action:
-        self.stdout.write(render_state(s, viewer=self.player) + "\n")
-        for i, a in enumerate(actions, 1):
-            self.stdout.write(f"  {i}. {describe_action(s, a)}\n")
-        while True:
-            self.stdout.write("your choice> ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise EOFError("no more input")
-            if line.strip().isdigit() and 1 <= int(line) <= len(actions):
-                return actions[int(line) - 1]
-            if line.strip() == "?":  # the rules text of every card this player can see
-                self.stdout.write("".join(f"  {t}\n" for t in rules_texts(s, self.player)))
-                continue
-            self.stdout.write(f"type a number from 1 to {len(actions)}, or ? for the rules text of the cards you see\n")
 
 
 def play(s: State, agents: list[Agent], max_actions: int = 100_000) -> State:

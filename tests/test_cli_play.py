@@ -10,9 +10,10 @@ import sys
 
 from compiler.sheets import deck_rules, load_deck
 from runtime import engine
-from runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, ScriptError, play
+from runtime.agents import RandomAgent, ScriptedAgent, ScriptError, play
 from runtime.state import State
 from tests.conftest import ROOT
+from tools.human import HumanPlayer, Numbering, menu_name
 from tools.play import deck_path, default_decks
 from tools.scenario import discover, read_scenario
 
@@ -52,43 +53,48 @@ def test_human_agent_shows_the_board_and_reads_a_choice(simple_duel, simple_duel
     s = simple_duel.new_game([simple_duel_decks[0], simple_duel_decks[1]], 2)
     player = s.decision["player"]
     out = io.StringIO()
-    agent = HumanAgent(player, stdin=io.StringIO("x\n99\n?\n1\n"), stdout=out)
+    agent = HumanPlayer(player, stdin=io.StringIO("x\n99\n?\n1\n"), stdout=out)
     actions = engine.legal_actions(s)
     assert agent.choose(s, actions) == actions[0]
     shown = out.getvalue()
     assert f"P{player + 1} (you)" in shown and "  1. " in shown
-    assert shown.count("your choice> ") == 4 and "type a number from 1 to" in shown
+    assert shown.count("your choice> ") == 4 and "'99' is no action here" in shown
     hand = {s.cards[c].name for c in s.players[player].zones["hand"]}
-    rules = [line.strip() for line in shown.split("\n") if line.strip().split(":")[0] in hand]
-    assert rules and all(line.split(": ", 1)[1] == _rules(simple_duel.cards[line.split(":")[0]]) for line in rules)
+    rules = [line.strip() for line in shown.split("\n") if line.strip().split("#")[0] in hand]
+    assert rules and all(line.split(": ", 1)[1] == _rules(simple_duel.cards[line.split("#")[0]]) for line in rules)
     opponent = {s.cards[c].name for c in s.players[1 - player].zones["hand"]} - hand
-    assert not any(line.strip().split(":")[0] in opponent for line in shown.split("\n"))
+    assert not any(line.strip().split("#")[0] in opponent for line in shown.split("\n"))
 
 
 def _rules(cdef) -> str:
     return (cdef.rules or cdef.text).replace("\n", " ")
 
 
-def _human_game(game, seed: int, answers: int) -> tuple[State, int, int]:
-    """Replay what `cardc play --seed N --human 1` plays when P1 answers '1' (the first action) `answers`
-    times: return the state where it stops, P1's prompts, and P2's hand size at P1's first choice."""
+def _human_game(game, seed: int, answers: int) -> tuple[State, int, int, list[int]]:
+    """Replay what `cardc play --seed N --human 1` plays when P1 answers the lowest number of each menu (its
+    numbers are stable: tools/human.py) `answers` times: return the state where it stops, P1's prompts, P2's
+    hand size at P1's first choice, and the numbers typed."""
     s = game.new_game(_cli_decks(game), seed)
-    opponent, prompts, hand = RandomAgent(seed * 7919 + 1), 0, -1
+    opponent, prompts, hand, typed, numbering = RandomAgent(seed * 7919 + 1), 0, -1, [], Numbering()
     while not engine.is_terminal(s) and prompts <= answers:
         actions = engine.legal_actions(s)
+        choice = opponent.choose(s, actions) if s.decision["player"] == 1 else None
         if s.decision["player"] == 0:
             prompts += 1
             hand = len(s.players[1].zones["hand"]) if hand < 0 else hand
             if prompts > answers:
                 break  # the prompt is shown, the input has ended
-        engine.apply_action(s, actions[0] if s.decision["player"] == 0 else opponent.choose(s, actions))
-    return s, prompts, hand
+            numbers = numbering.number(s, menu_name(s), actions)
+            typed.append(min(numbers))
+            choice = actions[numbers.index(min(numbers))]
+        engine.apply_action(s, choice)
+    return s, prompts, hand, typed
 
 
 def test_human_play_through_the_cli_hides_the_opponents_hand(simple_duel):
     answers = 400
-    result = _play("--seed", "5", "--human", "1", stdin="1\n" * answers)
-    s, prompts, hand = _human_game(simple_duel, 5, answers)
+    s, prompts, hand, typed = _human_game(simple_duel, 5, answers)
+    result = _play("--seed", "5", "--human", "1", stdin="".join(f"{n}\n" for n in typed))
     finished = engine.is_terminal(s)
     assert result.returncode == (0 if finished else 1), result.stderr
     assert result.stderr == ("" if finished else "\ninput ended: the game is abandoned\n")

@@ -133,6 +133,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"cardc play: {missing}", file=sys.stderr)
         return 2
     if _automatic(args.ruleset):
+        if args.human:  # tools/human.py has nothing to ask: no player decides anything in these battles
+            print(f"cardc play: {args.ruleset} plays automatic battles: no player makes a decision, so there is no "
+                  "seat for --human; leave it out to watch the battle's log", file=sys.stderr)
+            return 2
         return battle_command(args.root, load_rules(args.ruleset), args.parties, _options(args), args.html)
     return play_command(args.root, args.ruleset, args.seed, args.deck + args.parties, args.human, args.agent,
                         _options(args), args.html)

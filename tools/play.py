@@ -9,11 +9,12 @@ from compiler.diagnostics import CompileError, Diagnostic, did_you_mean
 from compiler.sheets import deck_rules, load_deck
 from compiler.team_files import load_team
 from runtime import engine
-from runtime.agents import Agent, GreedyAgent, HumanAgent, RandomAgent, describe_action
+from runtime.agents import Agent, GreedyAgent, RandomAgent, describe_action
 from runtime.defs import entry_names
 from runtime.engine import Game
 from runtime.load import load_game
 from runtime.state import State
+from tools.human import History, HumanPlayer, Quit, Undo
 from tools.viewer import Recorder, write_page
 
 SAMPLES = (("decks", ".deck"), ("teams", ".team"))  # where a ruleset keeps the decks or teams a name means
@@ -94,10 +95,15 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
         print(f"cardc play: {err}", file=sys.stderr)
         return 2
     lists = read_entries(game, paths)
+    wrong = sorted(set(h for h in humans if not 1 <= h <= len(lists)))
+    if wrong:
+        print(f"cardc play: --human {wrong[0]}: no such seat; the players are numbered 1 to {len(lists)}",
+              file=sys.stderr)
+        return 2
     agents: list[Agent] = []
     for p in range(len(lists)):
         if p + 1 in humans:
-            agents.append(HumanAgent(p))
+            agents.append(HumanPlayer(p))
         else:
             agents.append(GreedyAgent() if agent == "greedy" else RandomAgent(seed * 7919 + p))
     try:
@@ -116,10 +122,10 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
 
 def _play(state: State, agents: list[Agent], recorder: Recorder | None) -> int:
     """Let the agents play to the end, printing the log as it grows (and recording each step); return the
-    exit code (1: a human's input ended)."""
+    exit code (0 also when a human quits; 1: a human's input ended). A human's undo sets the game back."""
     if recorder is not None:
         recorder.game(state, "set-up")
-    shown = 0
+    history, shown = History(agents, recorder), 0
     while True:  # print the log as it grows, so a human sees what happened before each choice
         for line in state.log[shown:]:
             print(line, flush=True)
@@ -127,8 +133,19 @@ def _play(state: State, agents: list[Agent], recorder: Recorder | None) -> int:
         if engine.is_terminal(state):
             return 0
         assert state.decision is not None
+        player = state.decision["player"]
+        if isinstance(agents[player], HumanPlayer):
+            history.mark(state, player)
         try:
-            choice = agents[state.decision["player"]].choose(state, engine.legal_actions(state))
+            choice = agents[player].choose(state, engine.legal_actions(state))
+        except Undo:
+            state = history.undo(player)
+            shown = len(state.log)
+            print(f"-- undone: back to P{player + 1}'s previous decision (turn {state.turn})", flush=True)
+            continue
+        except Quit:
+            print(f"P{player + 1} quit: the game is abandoned", file=sys.stderr)
+            return 0
         except (EOFError, KeyboardInterrupt):
             print("\ninput ended: the game is abandoned", file=sys.stderr)
             return 1
