@@ -197,7 +197,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    setup = Setup(args.games, args.seed, args.agent, args.workers, outputs)
+    setup = Setup(args.games, args.seed, args.agent, args.workers, outputs, args.backend, args.address)
     return tournament_command(args.root, game, _options(args), args.entries, setup)
 
 
@@ -335,6 +335,10 @@ def parser() -> argparse.ArgumentParser:
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--agent", choices=("random", "greedy"), default="random")
     tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one a core)")
+    tr.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="who plays the games: local worker processes (default) or Ray tasks")
+    tr.add_argument("--address", default=None,
+                    help="--backend ray: the Ray cluster to join, HOST:PORT (default: start a local one)")
     tr.add_argument("--option", type=_option_item, action="append", default=[], help="a ruleset option NAME=VALUE")
     tr.add_argument("--rules", default=None, help="the rules version (option 'version'), e.g. v1 or v2")
     tr.add_argument("--csv", type=Path, action="append", default=[], help="also write every figure as CSV")

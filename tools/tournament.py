@@ -12,81 +12,16 @@ from __future__ import annotations
 
 import math
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime import engine
-from runtime.agents import Agent, GreedyAgent, RandomAgent
 from runtime.defs import entry_names
 from runtime.engine import Game
-from runtime.load import load_game
 from tools.play import SAMPLES, deck_path, legal_samples, read_entries
 from tools.progress import Bar
-from tools.tournament_cards import Observer, Seen, card_figures
+from tools.tournament_cards import card_figures
 from tools.tournament_out import write_outputs
-
-MAX_ACTIONS = 20_000  # a game that takes more decisions than this is stopped and counted a draw
-
-
-@dataclass(frozen=True)
-class Game1:
-    """One game of the tournament: who sits where, and its seed."""
-
-    first: str
-    second: str
-    seed: int
-
-
-def schedule(names: list[str], games: int, seed: int) -> list[Game1]:
-    """Return every game: each ordered pairing (both seats), `games` times, seeded by pairing and number."""
-    pairs = [(a, b) for a in names for b in names if a != b]
-    return [Game1(a, b, seed * 1_000_003 + p * games + k) for p, (a, b) in enumerate(pairs) for k in range(games)]
-
-
-_WORKER: dict = {}  # in a worker process: the game, the entries and the agent, loaded once
-
-Played = tuple[list[int], int, Seen]  # a game's result by seat, its number of turns, what it showed of the cards
-
-
-def _load_worker(ruleset: str, options: dict[str, str], paths: dict[str, Path], agent: str) -> None:
-    game = load_game(ruleset).with_options(options)
-    _WORKER.update(game=game, lists=dict(zip(paths, read_entries(game, list(paths.values())), strict=True)),
-                   agent=agent)
-
-
-def _play_in_worker(one: Game1) -> Played:
-    return play_one(_WORKER["game"], _WORKER["lists"], one, _WORKER["agent"])
-
-
-def play_all(game: Game, options: dict[str, str], paths: dict[str, Path], lists: dict[str, list], todo: list[Game1],
-             agent: str, workers: int, bar: Bar | None = None) -> list[Played]:
-    """Return the result of every game, in schedule order, played by a pool of worker processes (each reads
-    the entries' files once), or in this one, from the entries read, for 1 worker; bar counts the games."""
-    bar = bar or Bar(None, len(todo))
-    if workers <= 1 or len(todo) < 2:
-        return [bar.done(play_one(game, lists, one, agent)) for one in todo]
-    setup = (game.ruleset.name, options, paths, agent)
-    with ProcessPoolExecutor(workers, initializer=_load_worker, initargs=setup) as pool:
-        chunk = max(1, min(8, len(todo) // (workers * 4)))  # small chunks: the bar moves, the pool stays busy
-        return [bar.done(r) for r in pool.map(_play_in_worker, todo, chunksize=chunk)]
-
-
-def play_one(game: Game, lists: dict[str, list], one: Game1, agent: str) -> Played:
-    """Return a game's result (1 win, 0 draw, -1 loss, by seat), its number of turns and what it showed
-    of the cards (drawn, played, abilities fired)."""
-    seen = Observer(2)
-    s = game.new_game([lists[one.first], lists[one.second]], one.seed, watch=seen.watch)
-    agents: list[Agent] = [GreedyAgent() if agent == "greedy" else RandomAgent(one.seed * 2 + p) for p in (0, 1)]
-    for _ in range(MAX_ACTIONS):
-        seen.look(s)
-        if engine.is_terminal(s):
-            break
-        assert s.decision is not None
-        action = agents[s.decision["player"]].choose(s, engine.legal_actions(s))
-        seen.chose(s, action)
-        engine.apply_action(s, action)
-    return (s.result if s.result is not None else [0, 0]), s.turn, seen.seen()
+from tools.tournament_play import BackendError, Game1, Played, play_local, schedule
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -175,6 +110,22 @@ def entries_of(root: Path, game: Game, given: list[str]) -> list[Path]:
     return out
 
 
+def play_all(game: Game, options: dict[str, str], paths: dict[str, Path], lists: dict[str, list],
+             todo: list[Game1], setup: Setup, bar: Bar) -> list[Played]:
+    """Return the result of every game, in schedule order, played by the backend the setup names."""
+    if setup.backend != "ray":
+        if setup.address is not None:
+            raise BackendError("--address is the Ray cluster of --backend ray")
+        return play_local(game, options, paths, lists, todo, setup.agent, setup.workers, bar)
+    try:
+        from tools.tournament_ray import play_ray
+    except ImportError as err:
+        if err.name != "ray":
+            raise
+        raise BackendError("--backend ray needs Ray: pip install 'cardc[ray]'") from None
+    return play_ray(game.ruleset.name, options, lists, todo, setup.agent, setup.workers, setup.address, bar)
+
+
 @dataclass(frozen=True)
 class Setup:
     """How a tournament is played and what it writes besides its table."""
@@ -184,6 +135,8 @@ class Setup:
     agent: str = "random"
     workers: int = 1
     outputs: tuple[tuple[str, Path], ...] = ()  # (format: csv, json, png or html; file)
+    backend: str = "local"  # local: a pool of processes; ray: Ray tasks (tools/tournament_ray.py)
+    address: str | None = None  # the Ray cluster to join; None: start a local one
 
 
 def tournament_command(root: Path, game: Game, options: dict[str, str], given: list[str], setup: Setup) -> int:
@@ -200,9 +153,12 @@ def tournament_command(root: Path, game: Game, options: dict[str, str], given: l
         return 2
     lists = dict(zip(names, read_entries(game, paths), strict=True))  # a bad file: a CompileError, located
     todo = schedule(names, setup.games, setup.seed)
-    with Bar(sys.stderr, len(todo), f"{game.ruleset.name} tournament") as bar:
-        results = play_all(game, options, dict(zip(names, paths, strict=True)), lists, todo, setup.agent,
-                           setup.workers, bar)
+    try:
+        with Bar(sys.stderr, len(todo), f"{game.ruleset.name} tournament") as bar:
+            results = play_all(game, options, dict(zip(names, paths, strict=True)), lists, todo, setup, bar)
+    except BackendError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     cards = sorted({n for deck in lists.values() for n in entry_names(deck)})
     figures = summary(names, cards, list(zip(todo, results, strict=True)))
     print("\n".join(table(names, figures)))
