@@ -94,6 +94,11 @@ def play_command(root: Path, ruleset: str, seed: int, decks: list[str], humans: 
         print(f"cardc play: {err}", file=sys.stderr)
         return 2
     lists = read_entries(game, paths)
+    wrong = sorted(set(h for h in humans if not 1 <= h <= len(lists)))
+    if wrong:
+        print(f"cardc play: --human {wrong[0]}: no such seat; the players are numbered 1 to {len(lists)}",
+              file=sys.stderr)
+        return 2
     agents: list[Agent] = []
     for p in range(len(lists)):
         if p + 1 in humans:
