@@ -19,7 +19,6 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 

@@ -23,8 +23,17 @@ import click
 
 from compiler.diagnostics import CompileError
 from tools import cli_checks, cli_games, cli_project
-from tools.cli_common import (EXIT_INTERNAL, EXIT_INTERRUPTED, PATH, Args, Run, internal_error, missing_ruleset,
-                              print_errors, print_report)
+from tools.cli_common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    PATH,
+    Args,
+    Run,
+    internal_error,
+    missing_ruleset,
+    print_errors,
+    print_report,
+)
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main"]
 _print_errors, _print_report, _internal_error = print_errors, print_report, internal_error  # older names, kept

@@ -13,8 +13,19 @@ from typing import Any
 
 import click
 
-from tools.cli_common import (AGENT, NO_BUILD, PATH, RULESET_OPTIONS, Args, Run, automatic, examples, missing_ruleset,
-                              options, seed)
+from tools.cli_common import (
+    AGENT,
+    NO_BUILD,
+    PATH,
+    RULESET_OPTIONS,
+    Args,
+    Run,
+    automatic,
+    examples,
+    missing_ruleset,
+    options,
+    seed,
+)
 
 
 def cmd_play(args: Args) -> int:
