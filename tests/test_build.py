@@ -342,7 +342,7 @@ def test_cli_build_with_a_broken_card_leaves_an_earlier_build_untouched(built):
 def test_cli_root_goes_before_the_subcommand(project):
     misplaced = cli(project, "check", root_first=False)
     assert misplaced.returncode == 2
-    assert "unrecognized arguments: --root" in misplaced.stderr
+    assert "No such option '--root' (--root goes before the command: cardc --root DIR check)" in misplaced.stderr
 
 
 @pytest.mark.parametrize("args", [(), ("frobnicate",)])
