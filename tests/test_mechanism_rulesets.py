@@ -139,6 +139,7 @@ def test_a_turn_player_who_leaves_ends_their_turn_there(games):
         engine.apply_action(s, engine.legal_actions(s)[0])
     leaving, turn = s.active, s.turn
     s.players[leaving].resources["life"] = 0  # as if an effect had brought it there
+    s.changed()  # a write the log does not record must say so, or the checks skip an unchanged-looking board
     s.decision = None
     engine.run(s)
     assert s.out == [leaving] and s.result is None
