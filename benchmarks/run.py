@@ -183,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
                    "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
                    "the time goes")
-    p.add_argument("--only", choices=("build",), help="run only these rows (build: the real and synthetic pools)")
+    p.add_argument("--only", choices=("build", "interpreter"),
+                   help="run only these rows (build: the real and synthetic pools; interpreter: compiled cards "
+                        "against the reference interpreter)")
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -192,10 +194,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from benchmarks.pool import bench_pool
 
-    figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build(),
-                                            f"build ({args.pool_size:,}-card synthetic pool)": bench_pool(args.pool_size)}
+    figures: dict[str, dict[str, float]] = {}
+    if args.only != "interpreter":
+        figures["build (every card folder)"] = bench_build()
+        figures[f"build ({args.pool_size:,}-card synthetic pool)"] = bench_pool(args.pool_size)
     if args.only is None:
         _games(figures, args.games)
+    if args.only != "build":
+        _interpreter(figures, args.games)
     _print(figures, args.games)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -210,6 +216,15 @@ def _games(figures: dict[str, dict[str, float]], games: int) -> None:
         figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
     figures["Marguerite battles (random legal parties)"] = bench_battles(games)
     figures["mid-game Code of Joker state"] = bench_snapshot()
+
+
+def _interpreter(figures: dict[str, dict[str, float]], games: int) -> None:
+    """Add the rows of compiled cards against the reference interpreter (a tenth of the games: both sides play)."""
+    from benchmarks.interpreter import bench_interpreter
+
+    for label, ruleset, options, share in GAMES:
+        figures[f"compiled vs interpreter, {label}"] = bench_interpreter(ruleset, max(1, round(games * share / 10)),
+                                                                         options)
 
 
 def _print(figures: dict[str, dict[str, float]], games: int) -> None:

@@ -1,0 +1,31 @@
+"""The benchmark of compiled cards against the reference interpreter: it compares the same games, and
+refuses to compare two games that differ (no figure is asserted: speed is the benchmarks' business)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import interpreter
+
+
+def test_the_interpreter_row_plays_the_same_games_both_ways():
+    figures = interpreter.bench_interpreter("simple_duel", 2)
+    assert set(figures) == {"compiled decisions per second", "interpreted decisions per second",
+                            "compiled / interpreted"}
+    assert all(value > 0 for value in figures.values())
+    ratio = figures["interpreted decisions per second"] / figures["compiled decisions per second"]
+    assert figures["compiled / interpreted"] == pytest.approx(1 / ratio)
+
+
+def test_a_game_the_interpreter_plays_differently_stops_the_benchmark(monkeypatch):
+    played = interpreter._one_game
+    calls = []
+
+    def second_differs(game, decks, seed):
+        seconds, decisions, log = played(game, decks, seed)
+        calls.append(game)
+        return seconds, decisions, log + ["a line only one side logged"] if len(calls) % 2 == 0 else log
+
+    monkeypatch.setattr(interpreter, "_one_game", second_differs)
+    with pytest.raises(SystemExit, match="simple_duel seed 0: the interpreter played another game"):
+        interpreter.bench_interpreter("simple_duel", 1)
