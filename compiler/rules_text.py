@@ -120,7 +120,7 @@ def _setting(key: str, value: str) -> str:
         case "lasts":
             return "" if value == "permanently" else f"It lasts for {value}."
         case "class":
-            return f"It is a {value} state."
+            return f"It is {'an' if value[:1] in 'aeiou' else 'a'} {value} state."
     return f"{capital(key)}: {polish(value)}."
 
 

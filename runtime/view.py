@@ -59,21 +59,6 @@ def render_state(s: State, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def rules_texts(s: State, viewer: int) -> list[str]:
-    """Return 'Name: rules text' for each card the viewer may see, by name (decks and hidden zones left out)."""
-    seen: dict[str, str] = {}
-    for p, player in enumerate(s.players):
-        for zone, cards in player.zones.items():
-            if zone == "deck" or ("hidden" in s.game.ruleset.zones.get(zone, ()) and p != viewer):
-                continue
-            for cid in cards:
-                c = s.cards[cid]
-                if not (c.face_down and c.controller != viewer):
-                    cdef = s.game.cards[c.name]
-                    seen.setdefault(c.name, (cdef.rules or cdef.text).replace("\n", " "))
-    return [f"{name}: {text}" for name, text in sorted(seen.items()) if text]
-
-
 def observation(s: State, player: int) -> str:
     """Return what one player may see of the state."""
     return render_state(s, viewer=player)

@@ -35,7 +35,7 @@ def project(tmp_path: Path) -> Path:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, project: Path):
     params = t.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=project.as_uri())
-    await lsp_client.initialize_session(params)
+    lsp_client.server_info = (await lsp_client.initialize_session(params)).server_info
     yield
     await lsp_client.shutdown_session()
 
@@ -76,6 +76,14 @@ def _seen(diagnostics: list[t.Diagnostic]) -> list[tuple[str, str, int, int]]:
 
 
 # ---------------------------------------------------------------- diagnostics
+
+
+@pytest.mark.asyncio
+async def test_the_server_names_itself_with_the_installed_version(client: LanguageClient):
+    from tools import version
+
+    assert (client.server_info.name, client.server_info.version) == ("cardc", version())
+    assert version()[0].isdigit()
 
 
 BROKEN = '''card "Cinder Squire" {

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import os
 import sys
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import click
 
 from compiler.diagnostics import CompileError
-from tools import cli_checks, cli_games, cli_project
+from tools import cli_checks, cli_games, cli_project, version
 from tools.cli_common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -52,11 +51,7 @@ def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     """Print the installed package's version and stop (the --version option's callback)."""
     if not value or ctx.resilient_parsing:
         return
-    try:
-        version = metadata.version("cardc")
-    except metadata.PackageNotFoundError:  # run from a source folder that was never installed
-        version = "(not installed: no package metadata)"
-    click.echo(f"cardc {version}")
+    click.echo(f"cardc {version()}")
     ctx.exit()
 
 

@@ -14,6 +14,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.diagnostics import Diagnostic
+from tools import version
 from tools.lsp import checks, completion, edits, hover, names
 from tools.lsp.places import Place, offset_at, offset_of, place_of, position, token_at, word_end
 
@@ -42,7 +43,7 @@ class CardServer(LanguageServer):
         return place_of(path, text, self.root), text
 
 
-server = CardServer("cardc", "0.1.0")
+server = CardServer("cardc", version())
 
 
 def _range(text: str, start: int, end: int) -> t.Range:
