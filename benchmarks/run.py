@@ -183,9 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
                    "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
                    "the time goes")
-    p.add_argument("--only", choices=("build", "interpreter"),
+    p.add_argument("--only", choices=("build", "interpreter", "api"),
                    help="run only these rows (build: the real and synthetic pools; interpreter: compiled cards "
-                        "against the reference interpreter)")
+                        "against the reference interpreter; api: games through the game API)")
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -195,13 +195,15 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.pool import bench_pool
 
     figures: dict[str, dict[str, float]] = {}
-    if args.only != "interpreter":
+    if args.only in (None, "build"):
         figures["build (every card folder)"] = bench_build()
         figures[f"build ({args.pool_size:,}-card synthetic pool)"] = bench_pool(args.pool_size)
     if args.only is None:
         _games(figures, args.games)
-    if args.only != "build":
+    if args.only in (None, "interpreter"):
         _interpreter(figures, args.games)
+    if args.only in (None, "api"):
+        _api(figures, args.games)
     _print(figures, args.games)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -225,6 +227,14 @@ def _interpreter(figures: dict[str, dict[str, float]], games: int) -> None:
     for label, ruleset, options, share in GAMES:
         figures[f"compiled vs interpreter, {label}"] = bench_interpreter(ruleset, max(1, round(games * share / 10)),
                                                                          options)
+
+
+def _api(figures: dict[str, dict[str, float]], games: int) -> None:
+    """Add the rows of games played through the game API (a third of the games: each is played twice)."""
+    from benchmarks.api import bench_api
+
+    for label, ruleset, options, share in GAMES:
+        figures[f"through the API, {label}"] = bench_api(ruleset, max(1, round(games * share / 3)), options)
 
 
 def _print(figures: dict[str, dict[str, float]], games: int) -> None:

@@ -1,5 +1,6 @@
-"""The benchmark of compiled cards against the reference interpreter: it compares the same games, and
-refuses to compare two games that differ (no figure is asserted: speed is the benchmarks' business)."""
+"""The benchmarks of compiled cards against the reference interpreter, which compares the same games and
+refuses two games that differ, and of games through the API (no figure is asserted: speed is the
+benchmarks' business)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,17 @@ def test_a_game_the_interpreter_plays_differently_stops_the_benchmark(monkeypatc
     monkeypatch.setattr(interpreter, "_one_game", second_differs)
     with pytest.raises(SystemExit, match="simple_duel seed 0: the interpreter played another game"):
         interpreter.bench_interpreter("simple_duel", 1)
+
+
+def test_the_api_row_observes_only_in_its_observing_half(monkeypatch):
+    from benchmarks import api as bench
+    from tools.api.game import State
+
+    observed = []
+    real = State.observation_tensor
+    monkeypatch.setattr(State, "observation_tensor", lambda self, p: observed.append(p) or real(self, p))
+    figures = bench.bench_api("simple_duel", 1)
+    assert sorted(figures) == ["decisions per second", "decisions per second observing", "games per second",
+                               "games per second observing"]
+    decisions = figures["decisions per second observing"] / figures["games per second observing"]
+    assert len(observed) == round(decisions) > 0
