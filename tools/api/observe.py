@@ -7,7 +7,6 @@ learn only that it is there: the zone's count, or, on the field, its id and that
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from runtime import query as q
@@ -75,6 +74,7 @@ class Encoder:
         self.resources = sorted(rs.resources)
         self.zones = list(rs.zones)
         self.names = sorted(game.cards)
+        self.slot = {name: i for i, name in enumerate(self.names)}
         self.per_seat = len(self.resources) + 1 + len(self.zones) * (2 + len(self.names))
         self.size = 2 + (seats + 1) + seats + (len(self.phases) + 1) + seats * self.per_seat
 
@@ -96,9 +96,12 @@ class Encoder:
         out = [float(player["resources"].get(r, 0)) for r in self.resources] + [float(player["out"])]
         for zone in self.zones:
             held = player["zones"].get(zone, {"count": 0, "cards": []})
-            named = Counter(c["name"] for c in held["cards"] if "name" in c)
-            out += [float(held["count"]), float(held["count"] - sum(named.values()))]
-            out += [float(named[n]) for n in self.names]
+            named = [0.0] * len(self.names)  # filled from the few cards seen, not asked of every name
+            for card in held["cards"]:
+                if "name" in card:
+                    named[self.slot[card["name"]]] += 1.0
+            out += [float(held["count"]), float(held["count"]) - sum(named)]
+            out += named
         return out
 
 
