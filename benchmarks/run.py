@@ -183,12 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
                    "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
                    "the time goes")
-    p.add_argument("--only", choices=("build",), help="run only these rows (build: the real and synthetic pools)")
+    p.add_argument("--only", choices=("build", "marguerite"),
+                   help="run only these rows (build: the real and synthetic pools; marguerite: the battles, --games of them)")
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.profile:
         profile(args.profile, args.games, size=args.pool_size)
+        return 0
+    if args.only == "marguerite":  # the battle row alone: quick enough to interleave two trees' runs
+        _print({"Marguerite battles (random legal parties)": bench_battles(args.games)}, args.games)
         return 0
     from benchmarks.pool import bench_pool
 

@@ -51,7 +51,7 @@ def recorded_battle(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec]
     """Play a battle like battle(), recording the set-up, each action processing and the end."""
     s = new_battle(rules, (a, b), options)
     recorder.battle(s, "set-up")
-    s.on_action = recorder.battle
+    s.watch = recorder.watch
     run(s)
     if len(s.log) > recorder.shown or not recorder.steps[-1]["end"]:  # a judge after the last action
         recorder.battle(s, s.log[-1].split(" ", 1)[-1])
