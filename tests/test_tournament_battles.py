@@ -249,3 +249,10 @@ ERRORS = [
 def test_bad_arguments_are_one_line_with_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
                                                 message: str) -> None:
     assert _err(capsys, *args, "--workers", "1") == (2, "", message + "\n")
+
+
+def test_the_docs_show_what_the_tournament_prints(samples: dict) -> None:
+    doc = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Marguerite: automatic battles"):]
+    shown = re.search(r"`(cardc tournament marguerite)` \(.*?prints:\n\n```text\n(.*?)```", section, flags=re.S)
+    assert shown and shown.group(2) == samples["out"]  # the same command: every sample party, any worker count
