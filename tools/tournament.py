@@ -108,10 +108,10 @@ def item_lines(items: list[dict], words: Words) -> list[str]:
 def entries_of(root: Path, loaded: Game | Rules, given: list[str]) -> list[Path]:
     """Return the files a tournament plays: those given (files, sample names, or folders of them), or
     every sample deck or team of the ruleset legal under its rules (automatic battles: every sample party)."""
-    battles, ruleset = isinstance(loaded, Rules), loaded.ruleset.name
+    ruleset = loaded.ruleset.name
     if not given:
         return sample_parties(root, ruleset) if isinstance(loaded, Rules) else legal_samples(root, loaded)
-    samples, out = PARTIES if battles else SAMPLES, []
+    samples, out = PARTIES if isinstance(loaded, Rules) else SAMPLES, []
     for item in given:
         folder = Path(item)
         if folder.is_dir():
