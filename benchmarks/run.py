@@ -183,27 +183,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
                    "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
                    "the time goes")
-    p.add_argument("--only", choices=("build", "interpreter", "api"),
-                   help="run only these rows (build: the real and synthetic pools; interpreter: compiled cards "
-                        "against the reference interpreter; api: games through the game API)")
+    p.add_argument("--only", choices=tuple(GROUPS), action="append",
+                   help="run only these rows (repeatable): " + "; ".join(f"{k}: {v[0]}" for k, v in GROUPS.items()))
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.profile:
         profile(args.profile, args.games, size=args.pool_size)
         return 0
-    from benchmarks.pool import bench_pool
-
     figures: dict[str, dict[str, float]] = {}
-    if args.only in (None, "build"):
-        figures["build (every card folder)"] = bench_build()
-        figures[f"build ({args.pool_size:,}-card synthetic pool)"] = bench_pool(args.pool_size)
-    if args.only is None:
-        _games(figures, args.games)
-    if args.only in (None, "interpreter"):
-        _interpreter(figures, args.games)
-    if args.only in (None, "api"):
-        _api(figures, args.games)
+    for group, (_what, add) in GROUPS.items():
+        if args.only is None or group in args.only:
+            add(figures, args)
     _print(figures, args.games)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -211,30 +202,55 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _games(figures: dict[str, dict[str, float]], games: int) -> None:
-    """Add the game, battle and snapshot rows to the figures."""
+def _builds(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    """Add the build rows: the real card folders and the synthetic pool."""
+    from benchmarks.pool import bench_pool
+
+    figures["build (every card folder)"] = bench_build()
+    figures[f"build ({args.pool_size:,}-card synthetic pool)"] = bench_pool(args.pool_size)
+
+
+def _games(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    """Add the rows of seeded random games of each card ruleset."""
     for label, ruleset, options, share in GAMES:
-        count = max(1, round(games * share))
+        count = max(1, round(args.games * share))
         figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
-    figures["Marguerite battles (random legal parties)"] = bench_battles(games)
+
+
+def _battles(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    figures["Marguerite battles (random legal parties)"] = bench_battles(args.games)
+
+
+def _snapshot(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
     figures["mid-game Code of Joker state"] = bench_snapshot()
 
 
-def _interpreter(figures: dict[str, dict[str, float]], games: int) -> None:
+def _interpreter(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
     """Add the rows of compiled cards against the reference interpreter (a tenth of the games: both sides play)."""
     from benchmarks.interpreter import bench_interpreter
 
     for label, ruleset, options, share in GAMES:
-        figures[f"compiled vs interpreter, {label}"] = bench_interpreter(ruleset, max(1, round(games * share / 10)),
+        figures[f"compiled vs interpreter, {label}"] = bench_interpreter(ruleset, max(1, round(args.games * share / 10)),
                                                                          options)
 
 
-def _api(figures: dict[str, dict[str, float]], games: int) -> None:
+def _api(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
     """Add the rows of games played through the game API (a third of the games: each is played twice)."""
     from benchmarks.api import bench_api
 
     for label, ruleset, options, share in GAMES:
-        figures[f"through the API, {label}"] = bench_api(ruleset, max(1, round(games * share / 3)), options)
+        figures[f"through the API, {label}"] = bench_api(ruleset, max(1, round(args.games * share / 3)), options)
+
+
+# The row groups, in the order they run: (what --only's help says, the function adding the rows).
+GROUPS = {
+    "build": ("the real and synthetic pools", _builds),
+    "games": ("--games random games of each card ruleset", _games),
+    "marguerite": ("--games Marguerite battles", _battles),
+    "snapshot": ("the mid-game Code of Joker state", _snapshot),
+    "interpreter": ("compiled cards against the reference interpreter", _interpreter),
+    "api": ("games through the game API", _api),
+}
 
 
 def _print(figures: dict[str, dict[str, float]], games: int) -> None:

@@ -64,6 +64,20 @@ def _variant_settings(ruleset: RulesetDef, options: dict[str, str]) -> dict[str,
     return changes
 
 
+def chosen_options(ruleset: RulesetDef, options: dict[str, str]) -> dict[str, str]:
+    """Return a ruleset's options with some chosen (also an automatic battle's); ValueError naming an unknown
+    option or a value the option does not have."""
+    chosen = dict(ruleset.options)
+    for key, value in options.items():
+        allowed = ruleset.option_values.get(key)
+        if allowed is None:
+            raise ValueError(f"ruleset '{ruleset.name}' has no option '{key}'")
+        if value not in allowed:
+            raise ValueError(f"option '{key}' is one of {', '.join(allowed)}, not '{value}'")
+        chosen[key] = value
+    return chosen
+
+
 class Game:
     """Immutable rules: a ruleset and the card, keyword and status definitions it plays with."""
 
@@ -81,14 +95,7 @@ class Game:
         # Whether a static ability can generate a status instance: if none can, a card's are the ones it keeps.
         defs: list[Any] = [*cards.values(), *keywords.values(), *statuses.values()]
         self.generates = any(eff.what == "grant_status" for d in defs for a in d.abilities for eff in a.statics)
-        self.options = dict(ruleset.options)
-        for key, value in (options or {}).items():
-            allowed = ruleset.option_values.get(key)
-            if allowed is None:
-                raise ValueError(f"ruleset '{ruleset.name}' has no option '{key}'")
-            if value not in allowed:
-                raise ValueError(f"option '{key}' is one of {', '.join(allowed)}, not '{value}'")
-            self.options[key] = value
+        self.options = chosen_options(ruleset, options or {})
         self.abilities_memo: dict[tuple, list] = {}  # derived: the abilities of a card's facts (query.card_abilities)
         self.declared = ruleset  # as compiled; `ruleset` is it with the chosen options' variants
         self.ruleset = _under(ruleset, _variant_settings(ruleset, self.options))

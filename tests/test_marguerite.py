@@ -18,7 +18,7 @@ from runtime.battle.rules import Rules, load_rules
 from runtime.battle.state import Battle, Ctx
 from tools.battle import fuzz
 from tools.battle.fuzz import random_party, violations
-from tools.battle.play import battle, budget_of, read_party, tournament_table
+from tools.battle.play import battle, budget_of, read_party
 from tools.battle.scenario import parse_scenario, run_scenario
 from tools.cli import main
 
@@ -69,17 +69,19 @@ def test_options_change_battles(rules: Rules) -> None:
     assert differs > 0
 
 
-def test_sample_parties_are_legal_and_a_tournament_ranks_them(rules: Rules) -> None:
+def test_sample_parties_are_legal_and_a_tournament_ranks_them(rules: Rules,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     folder = ROOT / "cards" / "marguerite" / "parties"
     parties = {p.stem: read_party(rules, p) for p in sorted(folder.glob("*.sw"))}
     assert len(parties) >= 4
-    table = tournament_table(rules, parties, {})
-    assert table[0].split() == ["party", "W", "D", "L", "points"]
+    assert main(["--root", str(ROOT), "tournament", "marguerite", "--workers", "1"]) == 0
+    table = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    assert table[0].split() == ["entry", "W", "D", "L", "win", "rate", "95%", "interval", "points"]
     rows = [line.split() for line in table[1:]]
     assert sorted(r[0] for r in rows) == sorted(parties)
-    games = 2 * (len(parties) - 1)
-    assert all(int(w) + int(d) + int(lo) == games and int(p) == 3 * int(w) + int(d) for _, w, d, lo, p in rows)
-    assert [int(r[4]) for r in rows] == sorted((int(r[4]) for r in rows), reverse=True)
+    games = 2 * (len(parties) - 1)  # one battle a rival and side
+    assert all(int(w) + int(d) + int(lo) == games and int(p) == 3 * int(w) + int(d) for _, w, d, lo, _, _, p in rows)
+    assert [int(r[6]) for r in rows] == sorted((int(r[6]) for r in rows), reverse=True)
 
 
 def test_party_over_budget_is_refused(rules: Rules, tmp_path: Path) -> None:

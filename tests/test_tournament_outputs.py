@@ -257,11 +257,6 @@ def test_every_card_ruleset_gives_every_figure(tmp_path: Path, capsys: pytest.Ca
     assert "per card" in text
 
 
-def test_automatic_battles_refuse_the_output_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _cli(capsys, "tournament", "marguerite", "--json", str(tmp_path / "t.json"))
-    assert (code, out) == (2, "") and "no --csv, --json or --heatmap" in err
-
-
 def _in_pty(*args: str) -> tuple[str, str]:
     """Return the stdout (a pipe) and the stderr (a terminal) of `cardc ARGS`."""
     leader, follower = pty.openpty()
@@ -298,6 +293,15 @@ def test_a_terminal_shows_rich_progress_bars_and_a_pipe_nothing_but_the_result()
     assert piped.returncode == 0 and "no violation in 3 games" in piped.stdout
     assert BAR not in piped.stderr and "\r" not in piped.stderr and "[#" not in piped.stderr
     assert piped.stderr.count("\n") == 1 and piped.stderr.startswith("fuzzing ")  # what it fuzzes, nothing more
+
+
+def test_automatic_battles_show_their_bar_on_a_terminal_only() -> None:
+    args = ("tournament", "marguerite", "twins", "venom", "bulwark", "--workers", "1")
+    out, terminal = _in_pty(*args)
+    assert BAR in terminal and "marguerite tournament" in terminal and "6/6" in terminal and " battles " in terminal
+    piped = subprocess.run([sys.executable, "-m", "tools", *args], cwd=ROOT, capture_output=True, text=True)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, out, "")
+    assert out.startswith("entry ") and "per sword" in out
 
 
 def test_the_readme_shows_what_its_tournament_prints() -> None:

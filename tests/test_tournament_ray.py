@@ -1,4 +1,5 @@
-"""`cardc tournament --backend ray`: the same table, CSV and JSON as the local pool, byte for byte.
+"""`cardc tournament --backend ray`: the same table, CSV and JSON as the local pool, byte for byte (card games
+and Marguerite's automatic battles).
 
 One real local Ray cluster of 2 CPUs for the module (started by ray.init, shut down after); the CLI runs
 in this process (it uses the session this process has joined) and in a subprocess that joins the
@@ -19,7 +20,8 @@ import ray
 from tests.conftest import ROOT
 from tools.cli import main
 
-RULESETS = {"simple_duel": ("--games", "2", "--seed", "3"), "code_of_joker": ("--games", "1", "--seed", "5")}
+RULESETS = {"simple_duel": ("--games", "2", "--seed", "3"), "code_of_joker": ("--games", "1", "--seed", "5"),
+            "marguerite": ("twins", "venom", "mirror", "lightning")}  # automatic battles: one a seating
 
 
 @pytest.fixture(scope="module")

@@ -49,8 +49,8 @@ def cmd_play(args: Args) -> int:
 
 def cmd_tournament(args: Args) -> int:
     from runtime.battle.rules import load_rules
+    from runtime.engine import chosen_options
     from runtime.load import load_game
-    from tools.battle.play import tournament_command as battles
     from tools.tournament import Setup, tournament_command
 
     missing = missing_ruleset(args.root, args.ruleset)
@@ -58,20 +58,36 @@ def cmd_tournament(args: Args) -> int:
     if missing or problem:
         print(f"error: {missing or problem}", file=sys.stderr)
         return 2
-    if automatic(args.ruleset):
-        if len(args.entries) > 1 or outputs:
-            print("error: a tournament of automatic battles plays the party files of one folder and prints its "
-                  "table (no --csv, --json or --heatmap)", file=sys.stderr)
-            return 2
-        folder = Path(args.entries[0]) if args.entries else args.root / "cards" / args.ruleset / "parties"
-        return battles(load_rules(args.ruleset), folder, options(args))
+    battles = automatic(args.ruleset)
     try:
-        game = load_game(args.ruleset).with_options(options(args))
+        loaded = load_rules(args.ruleset) if battles else load_game(args.ruleset).with_options(options(args))
+        if battles:
+            chosen_options(loaded.ruleset, options(args))  # checked as a card game's are
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    setup = Setup(args.games, args.seed, args.agent, args.workers, outputs, args.backend, args.address)
-    return tournament_command(args.root, game, options(args), args.entries, setup)
+    refused = _deterministic(args) if battles else ""
+    if refused:
+        print(f"error: {args.ruleset}'s battles are deterministic (nothing in them is random, nobody decides): "
+              f"{refused}", file=sys.stderr)
+        return 2
+    setup = Setup(GAMES if args.games is None else args.games, 1 if args.seed is None else args.seed,
+                  args.agent or "random", args.workers, outputs, args.backend, args.address)
+    return tournament_command(args.root, loaded, options(args), args.entries, setup)
+
+
+GAMES = 10  # games a pairing and seating unless --games says; automatic battles play one
+
+
+def _deterministic(args: Args) -> str:
+    """Return why an option given cannot apply to automatic battles ('' when none is given that way)."""
+    if args.games is not None and args.games != 1:
+        return (f"a pairing plays one battle in each seating, and --games {args.games} would play that same "
+                "battle again; leave --games out (or give 1)")
+    for option, value in (("--seed", args.seed), ("--agent", args.agent)):
+        if value is not None:
+            return f"{option} changes nothing in them; leave it out"
+    return ""
 
 
 def _tournament_outputs(args: Args) -> tuple[tuple[tuple[str, Path], ...], str]:
@@ -124,18 +140,23 @@ def play(**params: Any) -> Run:
 
 
 @click.command(help="Play every pairing of entries in both seats; print the table.\n\n"
-                    "Entries are decks or teams (automatic battles: the party files of a folder); N seeded games "
-                    "each, in W worker processes (the table is the same for any W).\n\n"
-                    "ENTRIES: decks or teams (files, sample names or folders) [default: every legal sample]; "
-                    "automatic battles: one folder.",
+                    "Entries are decks or teams, or for automatic battles parties; N seeded games each (automatic "
+                    "battles: one, since nothing in them is random), in W worker processes (the table is the same "
+                    "for any W).\n\n"
+                    "ENTRIES: decks, teams or parties (files, sample names or folders) [default: every legal "
+                    "sample].",
                epilog=examples("cardc tournament simple_duel --games 20 --seed 1",
                                "cardc tournament code_of_joker --rules v2 --json t.json --heatmap t.png",
-                               "cardc tournament simple_duel aggro embers --games 1 --workers 1"))
+                               "cardc tournament simple_duel aggro embers --games 1 --workers 1",
+                               "cardc tournament marguerite --json m.json --heatmap m.html"))
 @click.argument("ruleset")
 @click.argument("entries", nargs=-1)
-@click.option("--games", type=int, default=10, show_default=True, help="games per pairing and seating")
-@seed(1, "the first game's seed")
-@AGENT
+@click.option("--games", type=int, default=None, show_default=f"{GAMES}; automatic battles: 1",
+              help="games per pairing and seating")
+@click.option("--seed", type=int, default=None, show_default="1", help="the first game's seed (not for "
+                                                                         "automatic battles)")
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default=None, show_default="random",
+              help="how the computer's players choose (not for automatic battles)")
 @click.option("--workers", type=int, default=os.cpu_count() or 1, show_default="one a core", help="processes")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="who plays the games: local worker processes or Ray tasks")

@@ -10,6 +10,8 @@ import html
 import importlib.util
 import io
 
+from tools.tournament_items import words_of
+
 CELL_PIXELS = 90  # the PNG: each cell's side, in pixels at 100 dots an inch
 MARGIN = (280, 200)  # the PNG: room for the names and the title, in pixels (width, height)
 CORNER = (230, 40)  # the PNG: where the matrix starts, from the bottom left, in pixels
@@ -81,10 +83,17 @@ def heatmap_html(results: dict) -> str:
         "<style>body{font-family:sans-serif}table{border-collapse:collapse}th,td{border:1px solid #999;"
         "padding:6px 10px;text-align:center}td.self{background:#d9d9d9}</style>", "</head>", "<body>",
         f"<h1>{title}</h1>",
-        f"<p>{results['games_per_pairing']} games a pairing and seating, seed {results['seed']}; the first seat "
-        f"won {results['first_seat']['win_rate']:.1%}.</p>",
+        f"<p>{html.escape(_played(results))}</p>",
         f'<table class="heatmap"><thead><tr><th></th>{head}</tr></thead>', "<tbody>", *rows, "</tbody></table>",
         "</body>", "</html>", ""])
+
+
+def _played(results: dict) -> str:
+    """Return what the page says of the games: how many a pairing, the seed, the first seat's win rate."""
+    words, n = words_of(results), results["games_per_pairing"]
+    seed = f", seed {results['seed']}" if "seed" in results else ""  # automatic battles take none
+    return (f"{n} {words.game}{'s' * (n != 1)} a pairing and seating{seed}; {words.first} won "
+            f"{results['first_seat']['win_rate']:.1%}.")
 
 
 def _cell(a: str, b: str, cells: dict[tuple[str, str], dict]) -> str:

@@ -17,20 +17,24 @@ from runtime.state import State
 from tools.human import History, HumanPlayer, Quit, Undo
 from tools.viewer import Recorder, write_page
 
-SAMPLES = (("decks", ".deck"), ("teams", ".team"))  # where a ruleset keeps the decks or teams a name means
+Samples = tuple[tuple[str, str, str], ...]  # (folder of cards/<ruleset>/, what a file there is, its suffix)
+SAMPLES: Samples = (("decks", "deck", ".deck"), ("teams", "team", ".team"))  # what a name means in card games
 
 
-def deck_path(root: Path, ruleset: str, name: str) -> Path:
+def deck_path(root: Path, ruleset: str, name: str, samples: Samples = SAMPLES) -> Path:
     """Return the file a deck argument names: a path (a deck or a team file), or a sample deck or team of
-    cards/<ruleset>/ by its name; ValueError, saying which there are, when a name is none of them."""
+    cards/<ruleset>/ by its name (or another kind of samples); ValueError, saying which there are, when a
+    name is none of them."""
     given = Path(name)
-    if given.suffix in (".deck", ".team") or given.exists():
+    if given.suffix in {suffix for _, _, suffix in samples} or given.exists():
         return given
-    found = [root / "cards" / ruleset / folder / f"{name}{suffix}" for folder, suffix in SAMPLES]
+    found = [root / "cards" / ruleset / folder / f"{name}{suffix}" for folder, _, suffix in samples]
     path = next((p for p in found if p.is_file()), None)
     if path is None:
-        there = sorted(p.stem for folder, suffix in SAMPLES for p in (root / "cards" / ruleset / folder).glob(f"*{suffix}"))
-        raise ValueError(f"no deck or team '{name}' in cards/{ruleset}/ (there: {', '.join(there) or 'none'})"
+        there = sorted(p.stem for folder, _, suffix in samples
+                       for p in (root / "cards" / ruleset / folder).glob(f"*{suffix}"))
+        kinds = " or ".join(kind for _, kind, _ in samples)
+        raise ValueError(f"no {kinds} '{name}' in cards/{ruleset}/ (there: {', '.join(there) or 'none'})"
                          f"{did_you_mean(name, there)}")
     return path
 
@@ -39,7 +43,7 @@ def legal_samples(root: Path, game: Game) -> list[Path]:
     """Return the sample decks and teams of a ruleset (cards/<ruleset>/decks/, teams/) that are legal under
     the game's rules and options."""
     legal = []
-    for folder, suffix in SAMPLES:
+    for folder, _, suffix in SAMPLES:
         for path in sorted((root / "cards" / game.ruleset.name / folder).glob(f"*{suffix}")):
             try:
                 if not game.check_deck(entry_names(_read(path, game))):

@@ -22,14 +22,15 @@ T = TypeVar("T")
 
 
 class Bar:
-    """A rich progress bar of `total` games on a terminal stream; nothing at all on any other stream."""
+    """A rich progress bar of `total` games (or battles: the unit) on a terminal stream; nothing at all on any
+    other stream."""
 
-    def __init__(self, stream: TextIO | None, total: int, label: str = "games"):
+    def __init__(self, stream: TextIO | None, total: int, label: str = "games", unit: str = "games"):
         self.label = label
         self.rich: Progress | None = None
         if stream is not None and stream.isatty():
             self.rich = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                 TextColumn(unit), TimeElapsedColumn(), TimeRemainingColumn(),
                                  console=Console(file=stream), transient=False)
             self.task = self.rich.add_task(label, total=total)
             self.rich.start()

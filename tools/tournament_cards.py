@@ -1,30 +1,20 @@
-"""Per-card figures of a tournament: in how many games each card was drawn and played, the win rate then,
-and how often its abilities fired.
+"""What a tournament's card game shows of each card: the cards drawn and played by each seat, and how often
+each card's abilities fired.
 
 A game is watched by an Observer (State.watch for the abilities, the agents' choices for the plays); it
-gives back a Seen, plain sorted data that a worker process returns as is. The figures are summed over the
-games in schedule order, so they are the same however many workers played them.
+gives back a Seen (tools/tournament_items.py), which the per-card figures sum.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from runtime.engine import Action
 from runtime.state import Ctx, State
+from tools.tournament_items import Seen
 from tools.trying import PLAY_ACTIONS, USE_ACTIONS
 
 OWN_ABILITIES = ("card", "keyword")  # a status or a rule firing is not the card's own doing
-
-
-@dataclass(frozen=True)
-class Seen:
-    """What one game showed of the cards: per seat the names drawn and played, and abilities fired by name."""
-
-    drawn: tuple[tuple[str, ...], ...]
-    played: tuple[tuple[str, ...], ...]
-    fired: tuple[tuple[str, int], ...]
 
 
 class Observer:
@@ -63,21 +53,3 @@ class Observer:
         """Return what the game showed, sorted (plain data a worker process sends back)."""
         return Seen(tuple(tuple(sorted(d)) for d in self.drawn), tuple(tuple(sorted(p)) for p in self.played),
                     tuple(sorted(self.fired.items())))
-
-
-def card_figures(names: list[str], games: list[tuple[list[int], Seen]]) -> list[dict]:
-    """Return per card (those named, in order) the wins, draws and losses of the seats that drew it and
-    of those that played it, and how often its abilities fired, over games of (result by seat, Seen)."""
-    drawn = {n: [0, 0, 0] for n in names}
-    played = {n: [0, 0, 0] for n in names}
-    fired = dict.fromkeys(names, 0)
-    for result, seen in games:
-        for seat, mine in enumerate(result):
-            for tally, cards in ((drawn, seen.drawn[seat]), (played, seen.played[seat])):
-                for name in cards:
-                    if name in tally:
-                        tally[name][1 - mine] += 1  # 1: a win, 0: a draw, -1: a loss
-        for name, count in seen.fired:
-            if name in fired:
-                fired[name] += count
-    return [{"card": n, "drawn": drawn[n], "played": played[n], "fired": fired[n]} for n in names]

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from tools.heatmap import heatmap_html, heatmap_png
+from tools.tournament_items import words_of
 
 FORMATS = {"csv": (".csv",), "json": (".json",), "heatmap": (".png", ".html")}
 CSV_COLUMNS = ("table", "name", "against", "games", "wins", "draws", "losses", "win_rate", "low", "high",
@@ -65,7 +66,7 @@ def to_json(results: dict) -> str:
 
 def to_csv(results: dict) -> str:
     """Return the results as one CSV table: a row per standing, matchup, the first seat, the length, and
-    two per card (drawn, played; value: its abilities fired)."""
+    two per card (drawn, played) or per sword (carried, used); value: its abilities fired."""
     text = io.StringIO()
     out = csv.DictWriter(text, CSV_COLUMNS, lineterminator="\n")
     out.writeheader()
@@ -76,9 +77,10 @@ def to_csv(results: dict) -> str:
     out.writerow(_record("first_seat", "first seat", "", results["first_seat"]))
     length = results["length"]
     out.writerow({"table": "length", "name": "turns", "games": length["games"], "value": length["average_turns"]})
-    for c in results["cards"]:
-        for what in ("drawn", "played"):
-            out.writerow(_record(f"card_{what}", c["card"], "", c[what], value=c["fired"]))
+    words = words_of(results)
+    for c in results[words.items]:
+        for what in (words.held, words.acted):
+            out.writerow(_record(f"{words.item}_{what}", c[words.item], "", c[what], value=c["fired"]))
     return text.getvalue()
 
 

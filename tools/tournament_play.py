@@ -1,23 +1,25 @@
 """The games of `cardc tournament`: the schedule, one game played and watched, and the local worker pool.
 
 Each game's seed comes from the tournament's seed, the pairing and the game's number, never from the
-order games are played in, so a tournament gives the same results however many worker processes, or
-whichever backend (this pool or Ray, tools/tournament_ray.py), play it.
+order games are played in (an automatic battle takes no seed: nothing in it is random), so a tournament
+gives the same results however many worker processes, or whichever backend (this pool or Ray,
+tools/tournament_ray.py), play it.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from runtime import engine
 from runtime.agents import Agent, GreedyAgent, RandomAgent
+from runtime.battle.rules import Rules, load_rules
 from runtime.engine import Game
 from runtime.load import load_game
-from tools.play import read_entries
+from tools.battle.tournament import battle_one
 from tools.progress import Bar
-from tools.tournament_cards import Observer, Seen
+from tools.tournament_cards import Observer
+from tools.tournament_items import Seen
 
 MAX_ACTIONS = 20_000  # a game that takes more decisions than this is stopped and counted a draw
 
@@ -41,39 +43,59 @@ def schedule(names: list[str], games: int, seed: int) -> list[Game1]:
     return [Game1(a, b, seed * 1_000_003 + p * games + k) for p, (a, b) in enumerate(pairs) for k in range(games)]
 
 
-_WORKER: dict = {}  # in a worker process: the game, the entries and the agent, loaded once
-
-Played = tuple[list[int], int, Seen]  # a game's result by seat, its number of turns, what it showed of the cards
+Played = tuple[list[int], int, Seen]  # a game's result by seat, its number of turns, what it showed of the items
 
 
-def _load_worker(ruleset: str, options: dict[str, str], paths: dict[str, Path], agent: str) -> None:
-    game = load_game(ruleset).with_options(options)
-    _WORKER.update(game=game, lists=dict(zip(paths, read_entries(game, list(paths.values())), strict=True)),
-                   agent=agent)
+@dataclass(frozen=True)
+class Contest:
+    """What playing any game of a tournament takes, sent once to each worker process or Ray task."""
+
+    ruleset: str
+    options: dict[str, str]
+    entries: dict[str, list]  # the decks, teams or parties by name, as the driver read them
+    agent: str  # card games: random or greedy (automatic battles have no agent)
+    battles: bool  # automatic battles (runtime/battle) rather than card games
+
+    def load(self) -> Game | Rules:
+        """Return the compiled ruleset the games are played by: a Game with the options, or battle Rules."""
+        return load_rules(self.ruleset) if self.battles else load_game(self.ruleset).with_options(self.options)
+
+
+def play_game(loaded: Game | Rules, contest: Contest, one: Game1) -> Played:
+    """Return one game's result by seat, its number of turns and what it showed of the items."""
+    first, second = contest.entries[one.first], contest.entries[one.second]
+    if isinstance(loaded, Rules):
+        return battle_one(loaded, first, second, contest.options)
+    return play_one(loaded, [first, second], one.seed, contest.agent)
+
+
+_WORKER: dict = {}  # in a worker process: the contest and its loaded ruleset, loaded once
+
+
+def _start_worker(contest: Contest) -> None:
+    _WORKER.update(contest=contest, loaded=contest.load())
 
 
 def _play_in_worker(one: Game1) -> Played:
-    return play_one(_WORKER["game"], _WORKER["lists"], one, _WORKER["agent"])
+    return play_game(_WORKER["loaded"], _WORKER["contest"], one)
 
 
-def play_local(game: Game, options: dict[str, str], paths: dict[str, Path], lists: dict[str, list],
-               todo: list[Game1], agent: str, workers: int, bar: Bar) -> list[Played]:
-    """Return the result of every game, in schedule order, played by a pool of worker processes (each reads
-    the entries' files once), or in this one, from the entries read, for 1 worker; bar counts the games."""
+def play_local(loaded: Game | Rules, contest: Contest, todo: list[Game1], workers: int, bar: Bar) -> list[Played]:
+    """Return the result of every game, in schedule order, played by a pool of worker processes (each loads
+    the ruleset once), or in this one for 1 worker; bar counts the games."""
     if workers <= 1 or len(todo) < 2:
-        return [bar.done(play_one(game, lists, one, agent)) for one in todo]
-    setup = (game.ruleset.name, options, paths, agent)
-    with ProcessPoolExecutor(workers, initializer=_load_worker, initargs=setup) as pool:
+        return [bar.done(play_game(loaded, contest, one)) for one in todo]
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(contest,)) as pool:
         chunk = max(1, min(8, len(todo) // (workers * 4)))  # small chunks: the bar moves, the pool stays busy
         return [bar.done(r) for r in pool.map(_play_in_worker, todo, chunksize=chunk)]
 
 
-def play_one(game: Game, lists: dict[str, list], one: Game1, agent: str) -> Played:
-    """Return a game's result (1 win, 0 draw, -1 loss, by seat), its number of turns and what it showed
+def play_one(game: Game, decks: list[list], seed: int, agent: str) -> Played:
+    """Return a card game's result (1 win, 0 draw, -1 loss, by seat), its number of turns and what it showed
     of the cards (drawn, played, abilities fired)."""
     seen = Observer(2)
-    s = game.new_game([lists[one.first], lists[one.second]], one.seed, watch=seen.watch)
-    agents: list[Agent] = [GreedyAgent() if agent == "greedy" else RandomAgent(one.seed * 2 + p) for p in (0, 1)]
+    s = game.new_game(decks, seed, watch=seen.watch)
+    agents: list[Agent] = [GreedyAgent() if agent == "greedy" else RandomAgent(seed * 2 + p) for p in (0, 1)]
     for _ in range(MAX_ACTIONS):
         seen.look(s)
         if engine.is_terminal(s):

@@ -1,7 +1,7 @@
 """The Ray backend of `cardc tournament --backend ray`: the games as Ray tasks, on a cluster or a local one.
 
 Ray is imported here only (the optional extra `pip install 'cardc[ray]'`). The schedule is cut in chunks;
-each task plays its games from the entries the driver read (sent once with ray.put), so the nodes need
+each task plays its games from the entries the driver read (the Contest, sent once with ray.put), so the nodes need
 cardc and its generated/ installed but not the deck files. Results are put back in schedule order, and
 each game is seeded by its place in the schedule, so the figures are those of the local pool, byte for byte.
 """
@@ -13,23 +13,21 @@ import socket
 
 import ray
 
-from runtime.load import load_game
 from tools.progress import Bar
-from tools.tournament_play import BackendError, Game1, Played, play_one
+from tools.tournament_play import BackendError, Contest, Game1, Played, play_game
 
 CONNECT_SECONDS = 5.0  # Ray itself retries an unreachable cluster for minutes; a refused port fails at once
 DEFAULT_PORT = 6379  # the port `ray start --head` listens on unless told otherwise
 
-_LOADED: dict = {}  # in a Ray worker process: the setup of the last chunk and its game, loaded once
+_LOADED: dict = {}  # in a Ray worker process: the contest of the last chunk and its ruleset, loaded once
 
 
 @ray.remote
-def _play_chunk(setup: tuple, chunk: list[Game1]) -> list[Played]:
-    """Return the results of a chunk of games, loading the game once per worker process and setup."""
-    ruleset, options, lists, agent = setup
-    if _LOADED.get("setup") != setup:
-        _LOADED.update(setup=setup, game=load_game(ruleset).with_options(options))
-    return [play_one(_LOADED["game"], lists, one, agent) for one in chunk]
+def _play_chunk(contest: Contest, chunk: list[Game1]) -> list[Played]:
+    """Return the results of a chunk of games, loading the ruleset once per worker process and contest."""
+    if _LOADED.get("contest") != contest:
+        _LOADED.update(contest=contest, loaded=contest.load())
+    return [play_game(_LOADED["loaded"], contest, one) for one in chunk]
 
 
 def address_problem(address: str) -> str:
@@ -66,24 +64,22 @@ def connect(address: str | None, workers: int) -> bool:
     return True
 
 
-def play_ray(ruleset: str, options: dict[str, str], lists: dict[str, list], todo: list[Game1], agent: str,
-             workers: int, address: str | None, bar: Bar) -> list[Played]:
+def play_ray(contest: Contest, todo: list[Game1], workers: int, address: str | None, bar: Bar) -> list[Played]:
     """Return the result of every game, in schedule order, played as Ray tasks; bar counts the games."""
     started = connect(address, workers)
     try:
-        return _play_chunks(ruleset, options, lists, todo, agent, bar)
+        return _play_chunks(contest, todo, bar)
     finally:
         if started:
             ray.shutdown()
 
 
-def _play_chunks(ruleset: str, options: dict[str, str], lists: dict[str, list], todo: list[Game1], agent: str,
-                 bar: Bar) -> list[Played]:
+def _play_chunks(contest: Contest, todo: list[Game1], bar: Bar) -> list[Played]:
     """Return the results of the games, sent as chunks to the cluster's CPUs, in schedule order."""
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     size = max(1, min(16, len(todo) // (cpus * 4)))  # small chunks: the bar moves, every CPU stays busy
-    setup = ray.put((ruleset, options, lists, agent))
-    pending = {_play_chunk.remote(setup, todo[i:i + size]): i for i in range(0, len(todo), size)}
+    sent = ray.put(contest)
+    pending = {_play_chunk.remote(sent, todo[i:i + size]): i for i in range(0, len(todo), size)}
     done: dict[int, list[Played]] = {}
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)

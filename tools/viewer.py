@@ -2,7 +2,7 @@
 
 A Recorder collects views (tools/views.py) while a game is played: after the set-up and after each
 action of a card game (`cardc play --html`, `cardc replay --html`), after each action processing of an
-automatic battle (the runtime's Battle.on_action observer). write_page puts them into the page as JSON,
+automatic battle (the runtime's Battle.watch observer). write_page puts them into the page as JSON,
 with the page's script and style inline, so the file opens anywhere without a server or the network.
 """
 
@@ -40,6 +40,11 @@ class Recorder:
         what = action or "; ".join(acts) or (new[-1].split(" ", 1)[-1] if new else "nothing happens")
         self.steps.append(battle_step(b, what, self.shown))
         self.shown = len(b.log)
+
+    def watch(self, b: Battle, what: str, *_: object) -> None:
+        """Observe a battle (Battle.watch): record it after each action processing; other events add no step."""
+        if what == "processed":
+            self.battle(b)
 
 
 def record_actions(s: State, actions: list[Action], recorder: Recorder) -> str:

@@ -123,7 +123,10 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
         _change(s, current, pool, -value, f"hit {s.label(current)} for {value}")
         for ench, count, args in s.defs.enchants(ctx.sword) if ctx.sword is not None else ():
             for _ in range(count):
+                said = len(s.log)
                 ench.after_hit(s, ctx.with_params(args))
+                if s.watch is not None and len(s.log) > said:  # a rider acted (what it did is logged)
+                    s.watch(s, "enchantment", ctx.actor, ctx.sword, ench.name)
 
 
 def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:

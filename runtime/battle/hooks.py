@@ -19,6 +19,8 @@ def fire(s: Battle, f: Fighter, step: str, ctx: Ctx, ignoring: tuple[str, ...] =
             if st.consumed == "on trigger":
                 f.states[name] -= 1
             s.say(f"  {s.label(f)}'s {name} triggers")
+            if s.watch is not None:
+                s.watch(s, "state", f, None, name)
             ctx.holder = f
             st.hooks[step](st, s, ctx)
             return True

@@ -185,8 +185,8 @@ def act(s: Battle) -> bool:
     process(s, who)
     if not s.turn_zero:
         settle(s)
-    if s.on_action is not None:
-        s.on_action(s)
+    if s.watch is not None:
+        s.watch(s, "processed", None, None, "")
     return True
 
 
@@ -301,6 +301,10 @@ def _decide_targets(s: Battle, a: Action) -> None:
     card = s.defs.cards[a.sword.card]
     a.kind, traits = card.kind, s.defs.traits(card.kind)
     a.whole = any(ench.whole for ench, _c, _a in s.defs.enchants(a.sword))
+    if a.whole and s.watch is not None:
+        for ench, _c, _a in s.defs.enchants(a.sword):
+            if ench.whole:
+                s.watch(s, "enchantment", a.actor, a.sword, ench.name)
     if "targets the next sword" in traits:
         a.target = _next_sword(a.actor, a.sword)
     elif "targets allies" in traits and not a.whole:
@@ -327,6 +331,9 @@ def _pay(s: Battle, a: Action) -> None:
     pool = "ap" if f.values["ap"] >= 1 else "reserve_ap"
     f.values[pool] -= 1
     s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {f.values[pool] + 1}→{f.values[pool]})")
+    watch = s.watch
+    if watch is not None:
+        watch(s, "acts", f, w, w.card if w else "")
     if w is None:
         return
     w.used = True
@@ -334,9 +341,14 @@ def _pay(s: Battle, a: Action) -> None:
     for ench, _count, args in enchants:
         if ench.cost_value:
             f.values[ench.cost_value] -= ench.cost(s, Ctx(actor=f, sword=w, params=args))
-    if any(ench.vanishes for ench, _c, _a in enchants):
+            if watch is not None:
+                watch(s, "enchantment", f, w, ench.name)
+    vanishing = [ench for ench, _c, _a in enchants if ench.vanishes]
+    if vanishing:
         f.swords = [x for x in f.swords if x is not w]
         s.say(f"  {w.card} vanishes")
+        for ench in vanishing if watch is not None else ():
+            watch(s, "enchantment", f, w, ench.name)
 
 
 def _carry_out(s: Battle, a: Action) -> None:

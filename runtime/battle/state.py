@@ -6,6 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SIDES = ("A", "B")
+# What Battle.watch is told, with the swordsman and sword concerned (None where there is none) and a name:
+# acts: a swordsman pays for its action (step 4), with its sword (None: a skip) and the sword's card;
+# enchantment: an enchantment of the sword acted (a cost paid, a vanish, whole targeting, a rider that did
+#   something after a hit), with the enchantment's name;
+# state: a state of the swordsman triggered, with the state's name;
+# processed: an action processing and its settlement are over (no swordsman, no sword, no name).
+WATCHED = ("acts", "enchantment", "state", "processed")
 
 
 @dataclass
@@ -56,9 +63,10 @@ class Battle:
     actions: int = 0
     hits: int = 0
     frozen_swords: set[int] | None = None  # inside super-simultaneous actions: the swords present at their start
-    # An observer (tools that show a battle step by step, e.g. `cardc play --html`): called with the battle
-    # after each action processing and its settlement. Not battle state: nothing compares or copies it.
-    on_action: Any = field(default=None, repr=False, compare=False)
+    # An observer for tools (the `cardc play --html` viewer, `cardc tournament`'s per-sword figures), called as
+    # watch(battle, what, swordsman, sword, name) with what one of WATCHED. Not battle state: nothing compares
+    # or copies it, and with None (the default) the procedure only tests it for None.
+    watch: Any = field(default=None, repr=False, compare=False)
 
     def fighters(self) -> list[Fighter]:
         """Return every swordsman still in a party: party A front to back, then party B."""

@@ -1,4 +1,4 @@
-"""`cardc play RULESET A.sw B.sw` and `cardc tournament RULESET DIR` for automatic battles."""
+"""`cardc play RULESET A.sw B.sw` for automatic battles, and the party files both it and `cardc tournament` read."""
 
 from __future__ import annotations
 
@@ -38,7 +38,11 @@ def party_from_text(rules: Rules, text: str, path: str) -> list[SwordsmanSpec]:
     return parse_party(text, path, rules.spellings, others, budget_of(rules))
 
 
+PARTIES = (("parties", "party", ".sw"),)  # where a battle ruleset keeps the parties a name means (tools.play.Samples)
+
+
 def sample_parties(root: Path, ruleset: str) -> list[Path]:
+    """Return the sample party files of a battle ruleset (cards/<ruleset>/parties/*.sw), sorted."""
     return sorted((root / "cards" / ruleset / "parties").glob("*.sw"))
 
 
@@ -51,7 +55,7 @@ def recorded_battle(rules: Rules, a: list[SwordsmanSpec], b: list[SwordsmanSpec]
     """Play a battle like battle(), recording the set-up, each action processing and the end."""
     s = new_battle(rules, (a, b), options)
     recorder.battle(s, "set-up")
-    s.on_action = recorder.battle
+    s.watch = recorder.watch
     run(s)
     if len(s.log) > recorder.shown or not recorder.steps[-1]["end"]:  # a judge after the last action
         recorder.battle(s, s.log[-1].split(" ", 1)[-1])
@@ -74,33 +78,3 @@ def battle_command(root: Path, rules: Rules, paths: list[str], options: dict[str
         write_page(html, f"{rules.ruleset.name}: {chosen[0].stem} against {chosen[1].stem}", recorder.steps)
         print(f"viewer page written to {html} ({len(recorder.steps)} steps)", file=sys.stderr)
     return 0
-
-
-def tournament_command(rules: Rules, folder: Path, options: dict[str, str]) -> int:
-    """Play a round robin (every pair, both seats) of the party files in folder; print the table."""
-    if not folder.is_dir():
-        print(f"error: {folder} is not a folder (a tournament plays the *.sw party files of one)", file=sys.stderr)
-        return 2
-    paths = sorted(folder.glob("*.sw"))
-    parties = {p.stem: read_party(rules, p) for p in paths}
-    if len(parties) < 2:
-        print(f"error: {folder} holds {len(parties)} party file(s); a tournament needs 2 or more", file=sys.stderr)
-        return 2
-    print("\n".join(tournament_table(rules, parties, options)))
-    return 0
-
-
-def tournament_table(rules: Rules, parties: dict[str, list[SwordsmanSpec]], options: dict[str, str]) -> list[str]:
-    """Return the lines of a round-robin table: wins, draws, losses, points (3 a win, 1 a draw)."""
-    score = {name: [0, 0, 0] for name in parties}
-    for first in parties:
-        for second in parties:
-            if first != second:
-                result = battle(rules, parties[first], parties[second], options).result
-                for name, mine in ((first, "A"), (second, "B")):
-                    score[name][0 if result == mine else 1 if result == "draw" else 2] += 1
-    rows = sorted(score.items(), key=lambda kv: (-(3 * kv[1][0] + kv[1][1]), kv[0]))
-    width = max(len(n) for n in parties)
-    lines = [f"{'party':<{width}}  W  D  L  points"]
-    lines += [f"{n:<{width}} {w:2} {d:2} {lo:2} {3 * w + d:7}" for n, (w, d, lo) in rows]
-    return lines
