@@ -30,6 +30,7 @@ from tools.cli_common import (
 
 def cmd_play(args: Args) -> int:
     from runtime.battle.rules import load_rules
+    from runtime.engine import chosen_options
     from tools.battle.play import battle_command
     from tools.play import play_command
 
@@ -42,7 +43,13 @@ def cmd_play(args: Args) -> int:
             print(f"cardc play: {args.ruleset} plays automatic battles: no player makes a decision, so there is no "
                   "seat for --human; leave it out to watch the battle's log", file=sys.stderr)
             return 2
-        return battle_command(args.root, load_rules(args.ruleset), args.parties, options(args), args.html)
+        rules = load_rules(args.ruleset)
+        try:
+            chosen_options(rules.ruleset, options(args))  # checked as a card game's are
+        except ValueError as err:
+            print(f"cardc play: {err}", file=sys.stderr)
+            return 2
+        return battle_command(args.root, rules, args.parties, options(args), args.html)
     return play_command(args.root, args.ruleset, args.seed, args.deck + args.parties, args.human, args.agent,
                         options(args), args.html)
 
