@@ -128,16 +128,30 @@ def _repeat(fn, times: int) -> None:
 
 
 def bench_snapshot(rounds: int = 2000) -> dict[str, float]:
-    """Return microseconds for a snapshot, and for a snapshot and a restore from JSON, of a mid-game Code of
-    Joker state (best of five batches: the least disturbed by other work on the machine)."""
+    """Return microseconds for a snapshot of a mid-game Code of Joker state, a restore (a snapshot of the kept
+    snapshot: a usable state equal to the original, as an undo and an API clone make it), the two in a row,
+    `to_dict`, a JSON round trip, and the deferred cost of copy on write: writing every card after a snapshot
+    (best of five batches: the least disturbed by other work on the machine)."""
     from runtime.state import State
 
     s = mid_game()
-    json_rounds = max(1, rounds // 10)
-    batches = [_timed(lambda: _repeat(s.snapshot, rounds)) for _ in range(5)]
-    trips = [_timed(lambda: _repeat(lambda: State.from_json(s.to_json(), s.game), json_rounds)) for _ in range(5)]
-    return {"cards in the state": len(s.cards), "snapshot (µs)": 1e6 * min(batches) / rounds,
-            "to_json + from_json (µs)": 1e6 * min(trips) / json_rounds}
+    kept = s.snapshot()
+    few = max(1, rounds // 10)
+
+    def per_call(fn, times: int) -> float:
+        return 1e6 * min(_timed(lambda: _repeat(fn, times)) for _ in range(5)) / times
+
+    def write_every_card() -> None:
+        copy = s.snapshot()
+        for cid in range(len(copy.cards)):
+            copy.own(cid)
+
+    return {"cards in the state": len(s.cards), "snapshot (µs)": per_call(s.snapshot, rounds),
+            "restore (µs)": per_call(kept.snapshot, rounds),
+            "snapshot + restore (µs)": per_call(lambda: s.snapshot().snapshot(), rounds),
+            "to_dict (µs)": per_call(s.to_dict, few),
+            "to_json + from_json (µs)": per_call(lambda: State.from_json(s.to_json(), s.game), few),
+            "snapshot, then a write to every card (µs)": per_call(write_every_card, few)}
 
 
 def _profile_build(profiler, size: int) -> None:
@@ -183,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="NAME", help="profile one row instead (build, simple_duel, "
                    "code_of_joker_v1, code_of_joker_v2, war_vortex_night, successor, marguerite, snapshot) and print where "
                    "the time goes")
-    p.add_argument("--only", choices=("build",), help="run only these rows (build: the real and synthetic pools)")
+    p.add_argument("--only", choices=("build", "games", "snapshot"), help="run only these rows (build: the real and "
+                   "synthetic pools; games: the random games and Marguerite battles; snapshot: the mid-game state)")
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -192,10 +207,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from benchmarks.pool import bench_pool
 
-    figures: dict[str, dict[str, float]] = {"build (every card folder)": bench_build(),
-                                            f"build ({args.pool_size:,}-card synthetic pool)": bench_pool(args.pool_size)}
-    if args.only is None:
+    figures: dict[str, dict[str, float]] = {}
+    if args.only in (None, "build"):
+        figures["build (every card folder)"] = bench_build()
+        figures[f"build ({args.pool_size:,}-card synthetic pool)"] = bench_pool(args.pool_size)
+    if args.only in (None, "games"):
         _games(figures, args.games)
+    if args.only in (None, "snapshot"):
+        figures["mid-game Code of Joker state"] = bench_snapshot()
     _print(figures, args.games)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -204,12 +223,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _games(figures: dict[str, dict[str, float]], games: int) -> None:
-    """Add the game, battle and snapshot rows to the figures."""
+    """Add the game and battle rows to the figures."""
     for label, ruleset, options, share in GAMES:
         count = max(1, round(games * share))
         figures[label] = {**bench_games(ruleset, count, options), **bench_memory(ruleset, min(50, count), options)}
     figures["Marguerite battles (random legal parties)"] = bench_battles(games)
-    figures["mid-game Code of Joker state"] = bench_snapshot()
 
 
 def _print(figures: dict[str, dict[str, float]], games: int) -> None:
