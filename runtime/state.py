@@ -95,7 +95,7 @@ def copy_of(ctx: Ctx) -> dict:
 
 
 # Not state data: copied apart, shared, rebuilt on demand, or not at all.
-_NOT_COPIED = ("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned")
+_NOT_COPIED = frozenset(("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned"))
 
 
 def _copied(obj: Any) -> Any:
@@ -105,12 +105,12 @@ def _copied(obj: Any) -> Any:
     reached twice, and skipping the memo makes a snapshot several times faster.
     """
     kind = type(obj)
-    if kind is list:
-        return [_copied(v) for v in obj]
+    if kind is list:  # most values are scalars: those are shared without a call
+        return [v if type(v) in _SCALARS else _copied(v) for v in obj]
     if kind is dict:
-        return {k: _copied(v) for k, v in obj.items()}
+        return {k: v if type(v) in _SCALARS else _copied(v) for k, v in obj.items()}
     if kind in _RECORDS:
-        return kind(**{k: _copied(v) for k, v in obj.__dict__.items()})
+        return kind(**{k: v if type(v) in _SCALARS else _copied(v) for k, v in obj.__dict__.items()})
     if kind is tuple:
         return tuple(_copied(v) for v in obj)
     return obj  # int, str, bool, float, None

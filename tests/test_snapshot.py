@@ -97,3 +97,13 @@ def test_a_state_read_back_equals_the_state_and_from_dict_keeps_none_of_its_data
     again = State.from_dict(data, s.game)
     assert again.to_json() == s.to_json()
     assert not set(_mutables(again, {})) & set(_mutables(data, {}))
+
+
+def test_a_snapshot_copies_every_field_that_may_hold_a_container():
+    from dataclasses import fields
+
+    from runtime.state import _NESTED, _NOT_COPIED
+
+    shared = {f.name: f.type for f in fields(State)
+              if f.name not in {*_NESTED, *_NOT_COPIED, "players", "cards", "log"}}
+    assert shared and set(shared.values()) <= {"int", "str", "bool"}  # a new container field must be copied
