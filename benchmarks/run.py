@@ -128,16 +128,30 @@ def _repeat(fn, times: int) -> None:
 
 
 def bench_snapshot(rounds: int = 2000) -> dict[str, float]:
-    """Return microseconds for a snapshot, and for a snapshot and a restore from JSON, of a mid-game Code of
-    Joker state (best of five batches: the least disturbed by other work on the machine)."""
+    """Return microseconds for a snapshot of a mid-game Code of Joker state, a restore (a snapshot of the kept
+    snapshot: a usable state equal to the original, as an undo and an API clone make it), the two in a row,
+    `to_dict`, a JSON round trip, and the deferred cost of copy on write: writing every card after a snapshot
+    (best of five batches: the least disturbed by other work on the machine)."""
     from runtime.state import State
 
     s = mid_game()
-    json_rounds = max(1, rounds // 10)
-    batches = [_timed(lambda: _repeat(s.snapshot, rounds)) for _ in range(5)]
-    trips = [_timed(lambda: _repeat(lambda: State.from_json(s.to_json(), s.game), json_rounds)) for _ in range(5)]
-    return {"cards in the state": len(s.cards), "snapshot (µs)": 1e6 * min(batches) / rounds,
-            "to_json + from_json (µs)": 1e6 * min(trips) / json_rounds}
+    kept = s.snapshot()
+    few = max(1, rounds // 10)
+
+    def per_call(fn, times: int) -> float:
+        return 1e6 * min(_timed(lambda: _repeat(fn, times)) for _ in range(5)) / times
+
+    def write_every_card() -> None:
+        copy = s.snapshot()
+        for cid in range(len(copy.cards)):
+            copy.own(cid)
+
+    return {"cards in the state": len(s.cards), "snapshot (µs)": per_call(s.snapshot, rounds),
+            "restore (µs)": per_call(kept.snapshot, rounds),
+            "snapshot + restore (µs)": per_call(lambda: s.snapshot().snapshot(), rounds),
+            "to_dict (µs)": per_call(s.to_dict, few),
+            "to_json + from_json (µs)": per_call(lambda: State.from_json(s.to_json(), s.game), few),
+            "snapshot, then a write to every card (µs)": per_call(write_every_card, few)}
 
 
 def _profile_build(profiler, size: int) -> None:

@@ -82,7 +82,7 @@ def _pay(s: State, player: int, cid: int) -> str:
     price = cost(s, player, cid)
     used = reducer(s, player, cid)
     if used is not None:
-        s.cards[used].face_down = False
+        s.own(used).face_down = False
         fx.move(s, used, "graveyard")
         s.say(f"{q.describe(s, used)} reduces the cost and goes to the graveyard")
     return fx.pay_printed(s, player, price)
@@ -278,7 +278,7 @@ def _enter(s: State, cid: int, base: int | None, at: int | None = None) -> None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())
     if acted:
-        s.cards[cid].flags["acted"] = None  # an overdriven card keeps the action right of the one under it
+        s.own(cid).flags["acted"] = None  # an overdriven card keeps the action right of the one under it
     if base is not None and s.cards[cid].level == s.game.ruleset.overclock_at:
         fx.overclock(s, rules_ctx(s), cid)
 
@@ -292,7 +292,7 @@ def _overdrive(s: State, player: int, cid: int, base: int) -> None:
 def _set(s: State, player: int, cid: int) -> None:
     zone = s.game.ruleset.set_zone
     fx.move(s, cid, zone)
-    s.cards[cid].face_down = "face down" in _traits(s, cid)
+    s.own(cid).face_down = "face down" in _traits(s, cid)
     s.say(f"P{player + 1} sets {q.shown(s, cid)} in {zone}")
 
 

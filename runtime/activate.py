@@ -48,7 +48,7 @@ def use(s: State, player: int, cid: int, round_: list | None = None) -> None:
     index = ability_index(s, cid)
     assert index is not None
     if s.game.cards[s.cards[cid].name].abilities[index].once_per_turn:
-        s.cards[cid].flags["activated"] = ["eot", s.turn]
+        s.own(cid).flags["activated"] = ["eot", s.turn]
     s.say(f"P{player + 1} activates {q.describe(s, cid)}")
     ctx = _ctx(s, cid, index)
     ctx.item, ctx.stamp = s.next_id(), s.tick()

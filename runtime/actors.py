@@ -66,7 +66,7 @@ def turn_unmet_face_down(s: State) -> None:
                     continue
                 have = q.attribute_values(s, holder, card.requires[0])
                 if not meets_requirement(card, s.game.cards[s.cards[holder].name], have):
-                    s.cards[cid].face_down = True
+                    s.own(cid).face_down = True
                     s.touch()
                     attr, mode, values = card.requires
                     need = f" {'or' if mode == 'any' else 'and'} ".join(values)

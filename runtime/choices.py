@@ -191,7 +191,7 @@ def put_into(s: State, ctx: Ctx, objs: list[int], zone: str) -> None:
 def shuffle(s: State, ctx: Ctx, players: list[int], zone: str) -> None:
     """Shuffle a zone of each player with the state's generator."""
     for x in players:
-        s.rng.shuffle(s.players[~x].zones[zone])
+        s.own_rng().shuffle(s.players[~x].zones[zone])
         s.say(f"P{~x + 1} shuffles their {zone}")
 
 

@@ -81,7 +81,7 @@ def extreme(s: State, ab: Ability, ctx: Ctx, f: Filter, side: str) -> list[int]:
 
 def random_one(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
     found = q.select(s, ab, ctx, f)
-    return [found[s.rng.randrange(len(found))]] if found else []
+    return [found[s.own_rng().randrange(len(found))]] if found else []
 
 
 def count(s: State, ab: Ability, ctx: Ctx, f: Filter) -> int:
@@ -135,7 +135,7 @@ def has(s: State, objs: list[int], name: str) -> bool:
 def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | None = None) -> None:
     """Move a card to a zone of its owner (field: its controller), right end unless to_front; onto a grid, into
     the square `at` (else the first empty one)."""
-    c = s.cards[cid]
+    c = s.own(cid)
     rs = s.game.ruleset
     traits = rs.kind_traits.get(s.game.cards[c.name].kind, ())
     if zone == "graveyard" and "deleted instead of graveyard" in traits:
@@ -176,10 +176,11 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
 def shed(s: State, holder: int) -> None:
     """Send the cards attached to a card that left the field to the graveyard (Successor SU-4.4)."""
     for cid in list(s.cards[holder].attached):
-        s.cards[cid].holder, s.cards[cid].slot = -1, -1
+        held = s.own(cid)
+        held.holder, held.slot = -1, -1
         move(s, cid, "graveyard")
         s.say(f"{q.describe(s, cid)} goes to the graveyard with {q.describe(s, holder)}")
-    s.cards[holder].attached.clear()
+    s.own(holder).attached.clear()
 
 
 def _keep_last_known(s: State, cid: int) -> None:
@@ -200,7 +201,7 @@ def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
         emit(s, "destroyed", card=cid, player=s.cards[cid].controller)
         emit(s, "left", card=cid, player=s.cards[cid].controller)
         if s.game.ruleset.destroyed_stay:
-            s.cards[cid].flags["destroyed"] = None  # SU-4.1: still in its zone at its [when destroyed]
+            s.own(cid).flags["destroyed"] = None  # SU-4.1: still in its zone at its [when destroyed]
             s.touch()
             interrupt(s, cid, "destructions")
         else:
@@ -297,7 +298,7 @@ def rebuild_deck(s: State, player: int) -> None:
             move(s, cid, dest)
     for name in p.deck_list:
         s.game.add_card(s, name, player, "deck")
-    s.rng.shuffle(p.zones["deck"])
+    s.own_rng().shuffle(p.zones["deck"])
     p.rebuilds += 1
     s.say(f"P{player + 1}'s deck is short: a new deck of {len(p.zones['deck'])} cards is built")
 
@@ -326,7 +327,7 @@ def discard(s: State, ctx: Ctx, objs: list[int], amount: int) -> None:
     for x in objs:
         hand = s.players[~x].zones["hand"]
         for _ in range(min(amount, len(hand))):
-            cid = hand[s.rng.randrange(len(hand))]
+            cid = hand[s.own_rng().randrange(len(hand))]
             s.say(f"P{~x + 1} discards {q.describe(s, cid)} at random")
             move(s, cid, "graveyard")
 
@@ -407,7 +408,7 @@ def deal_damage(s: State, ctx: Ctx, objs: list[int], amount: int, pierce: bool =
             taken = q.damage_taken(s, ctx, x, _short(ctx, x, amount) + q.dealt_bonus(s, source), pierce)
             took, dealt = taken is not None and taken >= s.game.ruleset.damage_threshold, taken or 0
             if took:
-                s.cards[x].damage += dealt
+                s.own(x).damage += dealt
                 s.say(f"{q.describe(s, x)} takes {dealt} damage (total {s.cards[x].damage})")
                 emit(s, "damaged", card=x, player=s.cards[x].controller, amount=dealt, source=source)
         if took and source >= 0:  # the dealer: a table card's damage is its holder's (as 'damage dealt by')
@@ -424,7 +425,7 @@ def recover(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> None
     for x in objs:
         if q.is_player(x) or not _changes(s, x) or not amount:
             continue  # a card off the field (retired, destroyed) is not healed
-        c = s.cards[x]
+        c = s.own(x)
         healed = min(c.damage, amount)
         c.damage -= healed
         if amount > healed:
@@ -439,7 +440,7 @@ def set_value(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str) -> No
     for x in objs:
         if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
             continue
-        c, change = s.cards[x], amount - q.stat(s, x, stat)
+        c, change = s.own(x), amount - q.stat(s, x, stat)
         healed = min(c.damage, max(change, 0))
         c.damage -= healed
         if change < 0:
@@ -463,7 +464,7 @@ def reduce_directly(s: State, ctx: Ctx, objs: list[int], amount: int, stat: str)
         if q.is_player(x) or s.cards[x].zone != q.ACTIVE_ZONE:
             continue
         lowered = max(_short(ctx, x, amount), 0)
-        s.cards[x].damage += lowered
+        s.own(x).damage += lowered
         s.say(f"{q.describe(s, x)}'s {stat} is reduced directly by {lowered} ({stat} {q.stat(s, x, stat)})")
 
 
@@ -475,7 +476,7 @@ def _short(ctx: Ctx, x: int, amount: int) -> int:
 def remove_damage(s: State, ctx: Ctx, objs: list[int]) -> None:
     for x in objs:
         if not q.is_player(x) and s.cards[x].damage:
-            s.cards[x].damage = 0
+            s.own(x).damage = 0
             s.say(f"damage is removed from {q.describe(s, x)}")
 
 
@@ -546,7 +547,7 @@ def ready(s: State, ctx: Ctx, objs: list[int]) -> None:
     """Give cards on the field back their action right."""
     for x in _on_field(s, objs):
         if "acted" in s.cards[x].flags:
-            del s.cards[x].flags["acted"]
+            del s.own(x).flags["acted"]
             s.say(f"{q.describe(s, x)} is ready")
 
 
@@ -559,14 +560,14 @@ def exhaust(s: State, ctx: Ctx, objs: list[int]) -> None:
     """Use up the action right of cards on the field (not of those the opponent's effects cannot)."""
     for x in _on_field(s, objs):
         if "acted" not in s.cards[x].flags and not _protected(s, ctx, x, "unexhaustable"):
-            s.cards[x].flags["acted"] = None
+            s.own(x).flags["acted"] = None
             s.say(f"{q.describe(s, x)} is exhausted")
 
 
 def lift_restriction(s: State, ctx: Ctx, objs: list[int]) -> None:
     for x in _on_field(s, objs):
         if "restricted" in s.cards[x].flags:
-            del s.cards[x].flags["restricted"]
+            del s.own(x).flags["restricted"]
             s.say(f"{q.describe(s, x)} loses its attack restriction")
 
 
@@ -576,7 +577,7 @@ def level_change(s: State, ctx: Ctx, objs: list[int], by: int) -> None:
     for x in objs:
         if q.is_player(x) or s.cards[x].zone not in (q.ACTIVE_ZONE, "hand"):
             continue
-        c = s.cards[x]
+        c = s.own(x)
         old, c.level = c.level, max(1, min(top, c.level + by))
         if c.level == old:
             continue
@@ -638,7 +639,7 @@ def modify(s: State, ctx: Ctx, objs: list[int], delta: int, stat: str, duration:
     for x in objs:
         if q.is_player(x) or not _changes(s, x):
             continue
-        s.cards[x].mods.append([stat, delta, expiry(s, ctx, duration)])
+        s.own(x).mods.append([stat, delta, expiry(s, ctx, duration)])
         until = f" until {duration}" if duration else ""
         s.say(f"{q.describe(s, x)} gets {delta:+d} {stat}{until}")
 
@@ -651,7 +652,7 @@ def give(s: State, ctx: Ctx, objs: list[int], name: str, duration: str | None) -
     for x in objs:
         if q.is_player(x) or not _changes(s, x):
             continue
-        s.cards[x].granted[name] = expiry(s, ctx, duration)
+        s.own(x).granted[name] = expiry(s, ctx, duration)
         s.touch()
         s.say(f"{q.describe(s, x)} gains {name}" + (f" until {duration}" if duration else ""))
 
@@ -685,7 +686,7 @@ def remove(s: State, ctx: Ctx, objs: list[int], amount: int | None, name: str) -
         if name in s.game.statuses:
             elements.remove(s, x, amount, name)
         elif name in c.granted:
-            del c.granted[name]
+            del s.own(x).granted[name]
             s.say(f"{q.describe(s, x)} loses {name}")
         s.touch()
 
@@ -740,8 +741,9 @@ def pay(s: State, ctx: Ctx, costs: list[tuple]) -> bool:
 def restrict(s: State, ctx: Ctx, objs: list[int], flag: str, duration: str | None) -> None:
     for x in objs:
         if not q.is_player(x) and s.cards[x].zone == q.ACTIVE_ZONE:
-            s.cards[x].flags[flag] = expiry(s, ctx, duration)
-            s.cards[x].stamps[flag] = s.tick()
+            c = s.own(x)
+            c.flags[flag] = expiry(s, ctx, duration)
+            c.stamps[flag] = s.tick()
             phrase = next(k for k, f in RESTRICTIONS.items() if f == flag)
             s.say(f"{q.describe(s, x)} can't {phrase}" + (f" until {duration}" if duration else ""))
 

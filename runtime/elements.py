@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from runtime import query as q
 from runtime.query import NAME, ORIGIN, VALUE
-from runtime.state import Ctx, State
+from runtime.state import CardState, Ctx, State
 from runtime.vocabulary import SIGNED
 
 EXPIRY = 2
@@ -30,9 +30,10 @@ def total(s: State, cid: int, name: str) -> int:
 
 def put(s: State, ctx: Ctx, cid: int, amount: int, name: str, until: list | None) -> None:
     """Put a status on a card by its stacking (an amount of 0, or of none for stacks, puts nothing)."""
-    sdef, c = s.game.statuses[name], s.cards[cid]
+    sdef = s.game.statuses[name]
     if amount == 0 or (amount < 0 and sdef.stacking not in SIGNED) or _refused(s, cid, name):
         return
+    c = s.own(cid)
     held = next((x for x in c.statuses if x[NAME] == name), None)
     if sdef.stacking == "never" or held is None:
         value = 1 if sdef.stacking == "once" else amount
@@ -95,11 +96,11 @@ def _refused(s: State, cid: int, name: str) -> bool:
 
 def remove(s: State, cid: int, amount: int | None, name: str) -> None:
     """Remove stacks of a status (None: all), or, for a signed one, that many whole instances, latest first."""
-    c = s.cards[cid]
     if s.game.statuses[name].stacking in SIGNED:
         mine = [x for x in q.instances(s, cid) if x[NAME] == name]
         _remove_instances(s, cid, mine[::-1][:amount] if amount is not None else mine[::-1])
         return
+    c = s.own(cid)
     held = next((x for x in c.statuses if x[NAME] == name), None)
     if held is None:
         return
@@ -119,7 +120,7 @@ def remove_changes(s: State, cid: int, amount: int | None) -> None:
 
 def _remove_instances(s: State, cid: int, chosen: list[list]) -> None:
     """Remove instances as they are seen (kept and generated parts): what a static generates arises again."""
-    c = s.cards[cid]
+    c = s.own(cid)
     for x in chosen:
         s.say(f"{q.describe(s, cid)} loses {shown(s, x)}")
         kept = next((k for k in c.statuses if k[NAME] == x[NAME] and
@@ -147,8 +148,12 @@ def shown(s: State, x: list) -> str:
 
 def count_down(s: State, cid: int) -> None:
     """Count down by one every duration in its holder's own turns on a card (its own turn ended)."""
-    c = s.cards[cid]
-    markers = [m[2] for m in c.mods] + list(c.granted.values()) + list(c.flags.values())
-    for m in markers + [x[EXPIRY] for x in c.statuses]:
-        if m is not None and m[0] == "own":
-            m[1] -= 1
+    if any(m is not None and m[0] == "own" for m in _markers(s.cards[cid])):
+        for m in _markers(s.own(cid)):  # only a card with such a duration is written (and so copied if shared)
+            if m is not None and m[0] == "own":
+                m[1] -= 1
+
+
+def _markers(c: CardState) -> list:
+    """Return the expiry markers of every temporary change of a card (None: it lasts)."""
+    return [m[2] for m in c.mods] + list(c.granted.values()) + list(c.flags.values()) + [x[EXPIRY] for x in c.statuses]

@@ -163,11 +163,11 @@ class Game:
                 continue
             cid = self.add_card(s, name, p, "field" if self.cards[name].kind in self.ruleset.start_on_field else "deck")
             if isinstance(entry, Entry):
-                s.cards[cid].line = entry.line
+                s.own(cid).line = entry.line
                 for held in entry.attached:
                     self.attach(s, cid, held)
         jokers.set_aside(self, s, p)
-        s.rng.shuffle(s.players[p].zones["deck"])
+        s.own_rng().shuffle(s.players[p].zones["deck"])
 
     def attach(self, s: State, holder: int, name: str) -> int:
         """Attach a new card to a card, after the cards attached to it; return its id. It is kept in the
@@ -176,8 +176,8 @@ class Game:
         if zone is None:
             raise ValueError(f"{self.ruleset.name} declares no zone for attached cards ('zone NAME attached')")
         cid = self.add_card(s, name, s.cards[holder].controller, zone)
-        s.cards[holder].attached.append(cid)
-        s.cards[cid].holder = holder
+        s.own(holder).attached.append(cid)
+        s.own(cid).holder = holder
         return cid
 
     def add_card(self, s: State, name: str, player: int, zone: str, at: int | None = None) -> int:
@@ -186,7 +186,7 @@ class Game:
         if name not in self.cards:
             raise ValueError(f"unknown card '{name}'")
         cid = len(s.cards)
-        s.cards.append(CardState(cid, name, player, player, zone, since=s.tick()))
+        s.add(CardState(cid, name, player, player, zone, since=s.tick()))
         s.players[player].zones[zone].append(cid)
         if zone == "field" and grid.on_grid(s):
             grid.arrive(s, cid, at)
@@ -213,7 +213,7 @@ class Game:
         if first is not None:
             s.first = first
         else:
-            s.first = s.rng.randrange(len(decks)) if rs.first_player == "random" else 0
+            s.first = s.own_rng().randrange(len(decks)) if rs.first_player == "random" else 0
         s.say(f"P{s.first + 1} goes first")
         for p in range(len(decks)):
             fx.draw(s, Ctx(-1, p, ["ruleset", rs.name, 0]), [~p], rs.opening_hand)

@@ -59,7 +59,7 @@ def empty_squares(s: State, player: int, arriving: int = -1) -> list[int]:
 def arrive(s: State, cid: int, code: int | None) -> None:
     """Stand a card that has come onto the field in a square: the one given, else the first empty one (a kind
     that stands behind: behind the middle square)."""
-    rs, c = s.game.ruleset, s.cards[cid]
+    rs, c = s.game.ruleset, s.own(cid)
     if stands_behind(s, cid):
         c.line, c.square = len(rs.lines), rs.squares // 2
     else:
@@ -70,10 +70,11 @@ def arrive(s: State, cid: int, code: int | None) -> None:
 
 def put(s: State, cid: int, code: int) -> None:
     """Stand a card in a square of its side (a scenario's set-up); a card already there takes its old one."""
-    c = s.cards[cid]
+    c = s.own(cid)
     other = occupant(s, c.controller, code)
     if other is not None and other != cid:
-        s.cards[other].line, s.cards[other].square = c.line, c.square
+        taken = s.own(other)
+        taken.line, taken.square = c.line, c.square
     c.line, c.square = divmod(code, s.game.ruleset.squares)
     _sort(s, c.controller)
 
@@ -128,14 +129,15 @@ def destinations(s: State, cid: int) -> list[int]:
 def move(s: State, cid: int, code: int) -> None:
     """Move a card to a square of its side: into an occupied one the two swap, and both have moved (SU-10.3);
     'when this moves' comes for each, the mover's first. The move is done whatever happens after it (SU-10.4)."""
-    c = s.cards[cid]
+    c = s.own(cid)
     other = occupant(s, c.controller, code)
     was = code_of(s, cid)
     c.line, c.square = divmod(code, s.game.ruleset.squares)
     c.flags["moved"] = ["eot", s.turn]
     moved = [cid]
     if other is not None:
-        s.cards[other].line, s.cards[other].square = divmod(was, s.game.ruleset.squares)
+        swapped = s.own(other)
+        swapped.line, swapped.square = divmod(was, s.game.ruleset.squares)
         s.say(f"{q.describe(s, cid)} moves to {name(s, code)}, swapping with {q.describe(s, other)} "
               f"(to {name(s, was)})")
         moved.append(other)

@@ -103,8 +103,8 @@ def replace(s: State, cid: int, old: int, kept: list[int]) -> None:
     player = s.cards[old].controller
     s.say(f"P{player + 1} inherit-summons {q.describe(s, cid)} onto {q.describe(s, old)}")
     for m in list(s.cards[old].attached):
-        s.cards[old].attached.remove(m)
-        s.cards[m].holder = -1
+        s.own(old).attached.remove(m)
+        s.own(m).holder = -1
         if m not in kept:
             fx.move(s, m, "graveyard")
             s.say(f"{q.describe(s, m)} goes to the graveyard")
@@ -118,9 +118,10 @@ def replace(s: State, cid: int, old: int, kept: list[int]) -> None:
 def attach(s: State, holder: int, cid: int, slot: int) -> None:
     """Attach a card (from the hand, or a successor going under) to a holder, designated for a slot; logged."""
     fx.move(s, cid, attached_zone(s))
-    s.cards[cid].controller = s.cards[holder].controller
-    s.cards[holder].attached.append(cid)
-    s.cards[cid].holder, s.cards[cid].slot = holder, slot
+    c = s.own(cid)
+    c.controller = s.cards[holder].controller
+    s.own(holder).attached.append(cid)
+    c.holder, c.slot = holder, slot
     into = f" into {slot_name(s, holder, slot)}" if slot >= 0 else ""
     also = " (now a memorion)" if q.kind(s, cid) not in inherited_kinds(s) else ""
     s.say(f"{q.describe(s, holder)} inherits {q.describe(s, cid)}{also}{into}")

@@ -104,7 +104,7 @@ def step(s: State, cid: int, lines: int, way: str) -> None:
     if to == c.line:
         s.say(f"{q.describe(s, cid)} cannot move {way}")
         return
-    c.line = to
+    s.own(cid).line = to
     s.say(f"{q.describe(s, cid)} moves {way} to the {names[to]} line")
 
 
@@ -133,6 +133,8 @@ def collapse(s: State) -> None:
     names = s.game.ruleset.lines
     for p in s.players:
         field = [s.cards[cid] for cid in p.zones[q.ACTIVE_ZONE]]
+        if field and _first_gap(field) is not None:  # only then written (and so copied if shared)
+            field = [s.own(cid) for cid in p.zones[q.ACTIVE_ZONE]]
         while field and (gap := _first_gap(field)) is not None:
             for c in field:
                 if c.line > gap:

@@ -337,7 +337,7 @@ def _resolve(s: State, ab: Ability, ctx: Ctx) -> None:
     """Begin resolving: reveal a face-down source, then run the first step (one task per step)."""
     c = s.cards[ctx.source] if ctx.source >= 0 else None
     if c is not None and c.face_down:
-        c.face_down = False
+        s.own(ctx.source).face_down = False
         s.say(f"face-down card#{c.id} is revealed: {q.describe(s, c.id)}")
     s.say(f"{q.describe(s, ctx.source)} resolves ({ab.where})")
     s.notify("resolved", ctx)

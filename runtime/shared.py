@@ -35,7 +35,7 @@ def place(s: State, ctx: Ctx, name: str, zone: str) -> int:
 
 def _discard(s: State, cid: int, zone: str) -> None:
     """Send a card out of a full shared zone to its owner's graveyard."""
-    c = s.cards[cid]
+    c = s.own(cid)
     s.players[c.controller].zones[zone].remove(cid)
     c.controller, c.zone = c.owner, "graveyard"
     c.moves += 1

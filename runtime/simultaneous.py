@@ -65,8 +65,8 @@ def _restore(s: State, start: dict) -> None:
     """Put the numbers back as they were at the start (a card that moved since stays as it is now)."""
     for c in s.cards:
         moves, damage, mods = start["cards"].get(str(c.id), [None, 0, []])
-        if moves == c.moves:
-            c.damage, c.mods[:] = damage, [list(m) for m in mods]
+        if moves == c.moves and (damage, mods) != (c.damage, c.mods):  # an unchanged card is not written
+            _set_numbers(s, c.id, damage, [list(m) for m in mods])
     for p, resources in zip(s.players, start["players"], strict=True):
         p.resources = dict(resources)
     s.touch()
@@ -80,17 +80,25 @@ def _merge(s: State, start: dict, ends: list[dict]) -> None:
         if was is None or any(e["cards"][str(c.id)][0] != was[0] for e in ends) or c.moves != was[0]:
             continue  # new, or moved while the group resolved: what happened to it stands
         mine = [e["cards"][str(c.id)] for e in ends]
-        c.damage = added({"d": was[1]}, [{"d": end[1]} for end in mine])["d"]
-        c.mods[:] = [list(m) for m in was[2]] + [list(m) for end in mine for m in end[2][len(was[2]):]]
-        if c.damage < 0 and s.game.ruleset.damage_lowers:  # recoveries past the damage: as one recovery does
-            c.mods.append([s.game.ruleset.damage_lowers, -c.damage, None])
-            c.damage = 0
-        changed += [c.id] if (c.damage, c.mods) != (was[1], was[2]) else []
+        damage = added({"d": was[1]}, [{"d": end[1]} for end in mine])["d"]
+        mods = [list(m) for m in was[2]] + [list(m) for end in mine for m in end[2][len(was[2]):]]
+        if damage < 0 and s.game.ruleset.damage_lowers:  # recoveries past the damage: as one recovery does
+            mods.append([s.game.ruleset.damage_lowers, -damage, None])
+            damage = 0
+        if (damage, mods) != (c.damage, c.mods):
+            _set_numbers(s, c.id, damage, mods)
+        changed += [c.id] if (damage, mods) != (was[1], was[2]) else []
     for k, p in enumerate(s.players):
         p.resources = added(start["players"][k], [e["players"][k] for e in ends])
         changed += [~k] if p.resources != start["players"][k] else []
     s.touch()
     s.say("together: the changes add up" + "".join(f"; {_now(s, x, start)}" for x in changed))
+
+
+def _set_numbers(s: State, cid: int, damage: int, mods: list[list]) -> None:
+    """Set a card's damage and changes (lists no other record holds)."""
+    c = s.own(cid)
+    c.damage, c.mods[:] = damage, mods
 
 
 def _now(s: State, x: int, start: dict) -> str:

@@ -2,13 +2,16 @@
 
 Everything here serializes to JSON and back exactly; snapshot/restore is a copy of that data.
 Derived indexes (listeners, statics) live outside the data and are rebuilt on demand.
+
+Card records and the RNG are copied on write: a snapshot shares them with its original until either state
+writes one, so every write to a card goes through `State.own` (and every draw through `State.own_rng`),
+which copies the record first if a snapshot shares it. A record read from `cards` is for reading.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +94,8 @@ def copy_of(ctx: Ctx) -> dict:
     return _copied(ctx.__dict__)
 
 
-_NOT_COPIED = ("rng", "game", "index_cache", "watch", "version", "checked")  # copied apart, shared, rebuilt on demand, or not at all
+# Not state data: copied apart, shared, rebuilt on demand, or not at all.
+_NOT_COPIED = frozenset(("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned"))
 
 
 def _copied(obj: Any) -> Any:
@@ -101,12 +105,12 @@ def _copied(obj: Any) -> Any:
     reached twice, and skipping the memo makes a snapshot several times faster.
     """
     kind = type(obj)
-    if kind is list:
-        return [_copied(v) for v in obj]
+    if kind is list:  # most values are scalars: those are shared without a call
+        return [v if type(v) in _SCALARS else _copied(v) for v in obj]
     if kind is dict:
-        return {k: _copied(v) for k, v in obj.items()}
+        return {k: v if type(v) in _SCALARS else _copied(v) for k, v in obj.items()}
     if kind in _RECORDS:
-        return kind(**{k: _copied(v) for k, v in obj.__dict__.items()})
+        return kind(**{k: v if type(v) in _SCALARS else _copied(v) for k, v in obj.__dict__.items()})
     if kind is tuple:
         return tuple(_copied(v) for v in obj)
     return obj  # int, str, bool, float, None
@@ -138,10 +142,10 @@ def _player_copy(p: PlayerState) -> PlayerState:
 
 # The fields of a card record that hold containers (every other field is a scalar).
 _CARD_CONTAINERS = ("statuses", "mods", "granted", "flags", "attached", "stamps")
-# The state's fields copied by a snapshot knowing their structure; the rest go through _copied.
-_STRUCTURED: dict[str, Callable[[Any], Any]] = {"cards": lambda cards: [_card_copy(c) for c in cards],
-               "players": lambda players: [_player_copy(p) for p in players],
-               "log": list, "order": list, "out": list}
+# The state's fields a snapshot copies as plain data (records, lists, dicts, or None); the players, cards and
+# log are copied knowing their structure, and every other field holds a scalar, shared.
+_NESTED = ("tasks", "stack", "resolving", "pending", "battle", "decision", "result", "pause", "rolls", "out", "order",
+           "together")
 
 
 def _to_plain(obj: Any) -> Any:
@@ -230,6 +234,13 @@ class State:
     # ('fizzled'; also a played or performed card's effect given up before the stack, for want of a target
     # or of its cost). Not game state: never serialized, and a snapshot (a trial on a copy) has none.
     watch: Any = field(default=None, repr=False, compare=False)
+    # Copy on write (`own`, `own_rng`): which card records, and whether the RNG, are this state's alone; a
+    # snapshot shares the others with its original. Derived: never serialized.
+    owned: bytearray = field(default_factory=bytearray, init=False, repr=False, compare=False)
+    rng_owned: bool = field(default=True, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.owned = bytearray(b"\x01") * len(self.cards)  # a state made from its own data shares nothing
 
     def to_dict(self) -> dict:
         """Return the state as plain JSON-ready data (the RNG state included)."""
@@ -266,12 +277,40 @@ class State:
         return cls._from_own(json.loads(text), game)  # freshly parsed: nothing to copy
 
     def snapshot(self) -> State:
-        """Return an independent copy equal to this state, copied field by field as the plain data it is."""
-        rng = random.Random.__new__(random.Random)  # unseeded: seeding from the OS costs more than the copy
-        rng.setstate(self.rng.getstate())
-        clone = {k: _STRUCTURED[k](v) if k in _STRUCTURED else _copied(v)
-                 for k, v in self.__dict__.items() if k not in _NOT_COPIED}
-        return State(rng=rng, game=self.game, **clone)
+        """Return an independent copy equal to this state: card records and the RNG shared until either state
+        writes them (`own`, `own_rng`), the players, log and other containers copied as the plain data they are."""
+        self.owned, self.rng_owned = bytearray(len(self.cards)), False  # what this state shares from now on
+        data = self.__dict__.copy()  # the scalars, the game and the RNG, shared
+        data["players"] = [_player_copy(p) for p in self.players]
+        data["cards"] = list(self.cards)
+        data["log"] = list(self.log)
+        for name in _NESTED:
+            data[name] = _copied(data[name])
+        data.update(index_cache=None, version=0, checked=None, watch=None, owned=bytearray(len(self.cards)))
+        copy = object.__new__(State)  # every field is set above: no __init__ to run
+        copy.__dict__ = data
+        return copy
+
+    def own(self, cid: int) -> CardState:
+        """Return card `cid`'s record to write to: this state's own, copied first if a snapshot shares it."""
+        if self.owned[cid]:
+            return self.cards[cid]
+        card = self.cards[cid] = _card_copy(self.cards[cid])
+        self.owned[cid] = 1
+        return card
+
+    def own_rng(self) -> random.Random:
+        """Return the RNG to draw from: this state's own, copied first if a snapshot shares it."""
+        if not self.rng_owned:
+            rng = random.Random.__new__(random.Random)  # unseeded: seeding from the OS costs more than the copy
+            rng.setstate(self.rng.getstate())
+            self.rng, self.rng_owned = rng, True
+        return self.rng
+
+    def add(self, card: CardState) -> None:
+        """Append a new card record, this state's own."""
+        self.cards.append(card)
+        self.owned.append(1)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
@@ -298,7 +337,7 @@ class State:
     def die(self, sides: int) -> int:
         """Return one die's face: the next scripted face in a scenario, else a roll of the state's RNG."""
         if self.rolls is None:
-            return self.rng.randint(1, sides)
+            return self.own_rng().randint(1, sides)
         if not self.rolls:
             raise UnscriptedRoll(f"a roll of a die of {sides} faces that the scenario did not script (rolls:)")
         face = self.rolls.pop(0)

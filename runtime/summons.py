@@ -47,7 +47,7 @@ def summon_task(s: State, task: list) -> None:
     old = inherit.replaced(s, s.cards[cid].controller, at)
     if s.cards[cid].zone != q.ACTIVE_ZONE:
         fx.move(s, cid, q.ACTIVE_ZONE, at=at)
-    s.cards[cid].flags["summoning"] = None
+    s.own(cid).flags["summoning"] = None
     if "summons" in s.game.ruleset.interruptible:
         s.say(f"{q.describe(s, cid)} is being summoned")
     s.tasks.append(["summoned", cid, at, old, chosen, kept, slots])
@@ -57,7 +57,7 @@ def summon_task(s: State, task: list) -> None:
 def summoned_task(s: State, task: list) -> None:
     """Complete a summon once its window has closed (the hand's cards still added: OPEN §16.10)."""
     _, cid, at, old, chosen, kept, slots = task
-    s.cards[cid].flags.pop("summoning", None)
+    s.own(cid).flags.pop("summoning", None)
     if s.cards[cid].zone != q.ACTIVE_ZONE or "destroyed" in s.cards[cid].flags:
         s.say(f"{q.describe(s, cid)} is gone before its summon is complete")
         return
@@ -93,7 +93,7 @@ def by_ability(s: State, player: int, what: int | str, code: int) -> None:
     """Begin an ability's summon into the square chosen; a token is created there, being summoned."""
     if isinstance(what, str):
         cid = s.game.add_card(s, what, player, q.ACTIVE_ZONE, at=code)
-        s.cards[cid].flags["summoning"] = None
+        s.own(cid).flags["summoning"] = None
         s.say(f"P{player + 1} creates {q.describe(s, cid)} in {grid.name(s, code)}")
     else:
         cid = what

@@ -11,7 +11,7 @@ from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import check_losers, past_round_limit, rules_ctx
-from runtime.state import Ctx, State
+from runtime.state import CardState, Ctx, State
 from runtime.triggers import emit, find_item, order_key
 from runtime.vocabulary import BATTLE_STEPS
 
@@ -58,7 +58,7 @@ def _pass_the_turn(s: State) -> bool:
         s.result = [-1 if p in s.out else 0 for p in range(len(s.players))]
         return False
     s.actor, s.active = actor, s.cards[actor].controller
-    s.cards[actor].turns += 1
+    s.own(actor).turns += 1
     return True
 
 
@@ -99,32 +99,44 @@ def _rule_end(s: State, task: list) -> None:
 
 def _expire_task(s: State, task: list) -> None:
     _expire(s, lambda m: m[0] == "eot" and m[1] <= s.turn)
-    for c in s.cards:
-        for held in c.statuses:
-            if held[2] is not None and held[2][0] == "turns":
-                held[2] = ["turns", held[2][1] - 1]
-        if any(held[2] is not None and held[2][0] == "turns" and held[2][1] <= 0 for held in c.statuses):
-            c.statuses[:] = [held for held in c.statuses if held[2] is None or held[2][0] != "turns" or held[2][1] > 0]
-            s.touch()
+    for card in s.cards:
+        if any(held[2] is not None and held[2][0] == "turns" for held in card.statuses):
+            _count_turn(s, card.id)
     for c in s.cards:  # durations in its own turns: the card whose turn it is, or the turn player's cards
         if c.id == s.actor or (s.actor < 0 and c.controller == s.active and c.zone == q.ACTIVE_ZONE):
             elements.count_down(s, c.id)
     _expire(s, lambda m: m[0] == "own" and m[1] <= 0)
 
 
+def _count_turn(s: State, cid: int) -> None:
+    """Count down by one each status instance of a card that lasts some turns; remove those at 0."""
+    c = s.own(cid)
+    for held in c.statuses:
+        if held[2] is not None and held[2][0] == "turns":
+            held[2] = ["turns", held[2][1] - 1]
+    if any(held[2] is not None and held[2][0] == "turns" and held[2][1] <= 0 for held in c.statuses):
+        c.statuses[:] = [held for held in c.statuses if held[2] is None or held[2][0] != "turns" or held[2][1] > 0]
+        s.touch()
+
+
 def _expire(s: State, due) -> None:
     """Remove temporary changes whose expiry marker is due."""
-    for c in s.cards:
-        if not (c.mods or c.granted or c.flags or c.statuses):
-            continue
-        before = (len(c.mods), len(c.granted), len(c.flags), len(c.statuses))
-        c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
-        for table in (c.granted, c.flags):
-            for k in [k for k, m in table.items() if m is not None and due(m)]:
-                del table[k]
-        c.statuses[:] = [held for held in c.statuses if held[2] is None or not due(held[2])]
-        if before != (len(c.mods), len(c.granted), len(c.flags), len(c.statuses)):
+    for card in s.cards:
+        if (card.mods or card.granted or card.flags or card.statuses) and _has_due(card, due):
+            c = s.own(card.id)  # only a card with something due is written (and so copied if shared)
+            c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
+            for table in (c.granted, c.flags):
+                for k in [k for k, m in table.items() if m is not None and due(m)]:
+                    del table[k]
+            c.statuses[:] = [held for held in c.statuses if held[2] is None or not due(held[2])]
             s.touch()
+
+
+def _has_due(c: CardState, due) -> bool:
+    """Return whether any temporary change of a card has a due expiry marker."""
+    return (any(m[2] is not None and due(m[2]) for m in c.mods)
+            or any(m is not None and due(m) for table in (c.granted, c.flags) for m in table.values())
+            or any(held[2] is not None and due(held[2]) for held in c.statuses))
 
 
 # ---------------------------------------------------------------- the set phase
@@ -178,7 +190,7 @@ def stage_card(s: State, player: int, cid: int) -> None:
     """Move a hand card to the right end of the staging zone (counters face down)."""
     fx.move(s, cid, "staging")
     traits = s.game.ruleset.kind_traits.get(q.kind(s, cid), ())
-    s.cards[cid].face_down = "face down" in traits
+    s.own(cid).face_down = "face down" in traits
     shown = "a card face down" if s.cards[cid].face_down else q.describe(s, cid)
     s.say(f"P{player + 1} stages {shown}")
 
@@ -209,7 +221,7 @@ def _play(s: State, task: list) -> None:
         s.say(f"{q.shown(s, cid)} returns to the hand: {reason}")
         if effect is not None:
             s.notify("fizzled", ctx, reason)
-        c.face_down = False
+        s.own(cid).face_down = False
         fx.move(s, cid, "hand")
         return
     paid = fx.pay_printed(s, c.controller, cdef.cost)
@@ -251,7 +263,7 @@ def enter_field(s: State, cid: int, traits: tuple[str, ...], at: int | None = No
     square `at`) and announce it."""
     face_down = s.cards[cid].face_down
     fx.move(s, cid, "field", at=at)
-    s.cards[cid].face_down = face_down
+    s.own(cid).face_down = face_down
     entered(s, cid, traits)
 
 
@@ -259,7 +271,7 @@ def entered(s: State, cid: int, traits: tuple[str, ...]) -> None:
     """Announce a card that has come onto the field: its attack restriction, 'is summoned' (or 'is placed')
     and 'enters the field'."""
     if "enters with attack restriction" in traits:
-        s.cards[cid].flags["restricted"] = None
+        s.own(cid).flags["restricted"] = None
     player, face_down = s.cards[cid].controller, s.cards[cid].face_down
     if not face_down:
         emit(s, "summoned" if "summoned" in traits else "placed", card=cid, player=player)
@@ -563,7 +575,7 @@ def mulligan(s: State, player: int, redraw: bool) -> None:
     s.tasks[-1][2] += 1
     for cid in list(s.players[player].zones["hand"]):
         fx.move(s, cid, "deck")
-    s.rng.shuffle(s.players[player].zones["deck"])
+    s.own_rng().shuffle(s.players[player].zones["deck"])
     s.say(f"P{player + 1} redraws their hand ({s.tasks[-1][2]})")
     fx.draw(s, rules_ctx(s), [~player], s.game.ruleset.opening_hand)
 

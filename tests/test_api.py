@@ -71,7 +71,7 @@ def _hidden_variants(state: api.State, viewer: int) -> list[api.State]:
             other = next((d for d in deck if _may_be(s, cid, s.cards[d].name)), None)
             if other is not None:
                 copy = state.clone()
-                a, b = copy.raw.cards[cid], copy.raw.cards[other]
+                a, b = copy.raw.own(cid), copy.raw.own(other)  # a clone shares records until written
                 a.name, b.name = b.name, a.name
                 copy.raw.touch()
                 out.append(copy)
@@ -194,6 +194,16 @@ def test_the_action_space_is_fixed_by_the_rules_not_the_state(game):
     state = game.new_state(seed=1)
     for a in state.legal_actions():
         assert game.space.encode(game.space.decode(a)) == a
+
+
+def test_a_clone_reseeded_and_written_leaves_its_state_as_it_was(game):
+    state = game.new_state(seed=2)
+    before = state.serialize()
+    copy = state.clone()
+    copy.raw.rng.seed(99)  # as docs/api.md says, for other outcomes from the same position
+    copy.raw.own(0).damage += 1
+    copy.apply_action(copy.legal_actions()[0])
+    assert state.serialize() == before and copy.serialize() != before
 
 
 def test_marguerite_is_refused_naming_the_card_games():

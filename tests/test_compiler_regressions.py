@@ -157,7 +157,7 @@ def test_granted_keyword_statics_and_statuses_survive_a_json_round_trip(simple_d
     s = simple_duel.empty_state(1)
     imp = simple_duel.add_card(s, "Sparkjaw Imp", 0, "field")
     simple_duel.add_card(s, "Rampart Standard", 0, "field")
-    s.cards[imp].statuses = [["Warspark", 1, None, -1], ["Braced", 1, None, -1]]
+    s.own(imp).statuses = [["Warspark", 1, None, -1], ["Braced", 1, None, -1]]
     s.touch()
     restored = State.from_json(s.to_json(), simple_duel)
     assert q.damage_reduction(s, imp) == q.damage_reduction(restored, imp) == 2

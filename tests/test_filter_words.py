@@ -108,13 +108,13 @@ def test_other_leaves_out_the_source_and_attrs_test_the_printed_attributes(joker
 
 def test_targetable_refuses_only_the_opponents_abilities(joker_state):
     s, (marshal, red, _, their_red) = joker_state
-    s.cards[their_red].flags["untargetable_by_opponent"] = None
+    s.own(their_red).flags["untargetable_by_opponent"] = None
     try:
         assert not q.targetable(s, Ctx(marshal, 0, ["card", "x", 0]), their_red)
         assert q.targetable(s, Ctx(their_red, 1, ["card", "x", 0]), their_red)
         assert q.targetable(s, Ctx(marshal, 0, ["card", "x", 0]), red)
     finally:
-        del s.cards[their_red].flags["untargetable_by_opponent"]
+        del s.own(their_red).flags["untargetable_by_opponent"]
 
 
 # ---------------------------------------------------------------- the scenarios can fail

@@ -88,7 +88,7 @@ def _first(s: State, player: int, zone: str) -> int:
 
 def _move(s: State, cid: int, player: int, zone: str) -> None:
     """Move a card consistently (both its zone list and its own fields), as the engine does."""
-    c = s.cards[cid]
+    c = s.own(cid)
     s.players[c.controller].zones[c.zone].remove(cid)
     s.players[player].zones[zone].append(cid)
     c.controller, c.zone = player, zone
@@ -102,13 +102,13 @@ def twice_listed(s: State) -> dict:
 
 def zone_differs(s: State) -> dict:
     cid = _first(s, 0, "hand")
-    s.cards[cid].zone = "graveyard"
+    s.own(cid).zone = "graveyard"
     return {"cid": cid}
 
 
 def controller_differs(s: State) -> dict:
     cid = _first(s, 0, "field")
-    s.cards[cid].controller = 1
+    s.own(cid).controller = 1
     return {"cid": cid}
 
 
@@ -119,12 +119,12 @@ def unlisted(s: State) -> dict:
 
 def negative_damage(s: State) -> dict:
     cid = _first(s, 1, "field")
-    s.cards[cid].damage = -1000
+    s.own(cid).damage = -1000
     return {"cid": cid}
 
 
 def empty_status(s: State) -> dict:
-    c = next(c for c in s.cards if c.statuses)
+    c = s.own(next(c.id for c in s.cards if c.statuses))
     c.statuses[0][1] = 0  # the last stack went, the entry stayed
     return {"cid": c.id, "statuses": c.statuses}
 
@@ -143,7 +143,7 @@ def resource_above(s: State) -> dict:
 def extra_deck_card(s: State) -> dict:
     player = s.players[0]
     cid = len(s.cards)  # a copy of a deck card made out of nothing
-    s.cards.append(CardState(cid, player.deck_list[0], 0, 0, "hand"))
+    s.add(CardState(cid, player.deck_list[0], 0, 0, "hand"))
     player.zones["hand"].append(cid)
     want = len(player.deck_list) * (1 + player.rebuilds)
     return {"owned": want + 1, "want": want}
@@ -152,7 +152,7 @@ def extra_deck_card(s: State) -> dict:
 def extra_joker(s: State) -> dict:
     player = s.players[0]
     cid = len(s.cards)  # a second copy of a kept joker, made out of nothing
-    s.cards.append(CardState(cid, player.jokers[0], 0, 0, "joker_zone"))
+    s.add(CardState(cid, player.jokers[0], 0, 0, "joker_zone"))
     player.zones["joker_zone"].append(cid)
     return {"owned": len(player.jokers) + 1, "want": len(player.jokers)}
 
@@ -176,7 +176,7 @@ def stuck(s: State) -> dict:
 
 def half_attached(s: State) -> dict:
     holder, card = s.players[0].zones["hand"][:2]
-    s.cards[holder].attached.append(card)  # the holder lists it, the card does not say so
+    s.own(holder).attached.append(card)  # the holder lists it, the card does not say so
     return {"card": card, "holder": holder}
 
 
@@ -189,8 +189,8 @@ def decides_after_leaving(s: State) -> dict:
 def line_gap(s: State) -> dict:
     cid = _first(s, 0, "field")
     for other in s.players[0].zones["field"]:
-        s.cards[other].line = 0
-    s.cards[cid].line = 2  # the middle line is empty in front of it
+        s.own(other).line = 0
+    s.own(cid).line = 2  # the middle line is empty in front of it
     return {}
 
 
@@ -199,7 +199,7 @@ def shared_square(s: State) -> dict:
     # destroyed and waiting to leave may share a square)
     a, b = [c for c in s.players[0].zones["field"] if not {"summoning", "destroyed"} & set(s.cards[c].flags)
             and s.game.cards[s.cards[c].name].kind not in s.game.ruleset.stands_behind][:2]
-    s.cards[b].line, s.cards[b].square = s.cards[a].line, s.cards[a].square
+    s.own(b).line, s.own(b).square = s.cards[a].line, s.cards[a].square
     return {"line": s.cards[a].line, "square": s.cards[a].square}
 
 

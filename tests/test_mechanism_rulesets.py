@@ -105,9 +105,9 @@ def test_the_status_invariant_catches_a_merging_status_kept_twice_and_a_value_of
     game = games["melee"]
     s = game.new_game(_decks(game, "melee", 2, 0), 0)
     cid = s.players[0].zones["field"][0]
-    s.cards[cid].statuses += [["Might", 1, None, -1], ["Frostbite", 1, None, -1], ["Might", 2, None, -1]]
+    s.own(cid).statuses += [["Might", 1, None, -1], ["Frostbite", 1, None, -1], ["Might", 2, None, -1]]
     assert violations(s) == [f"card #{cid} keeps 2 instances of Might, which merge: {s.cards[cid].statuses}"]
-    s.cards[cid].statuses[:] = [["Hymn", 0, None, -1], ["Frostbite", 1, None, -1], ["Frostbite", 1, None, -1]]
+    s.own(cid).statuses[:] = [["Hymn", 0, None, -1], ["Frostbite", 1, None, -1], ["Frostbite", 1, None, -1]]
     assert violations(s) == [f"card #{cid} holds a status with no stacks: {s.cards[cid].statuses}"]
 
 

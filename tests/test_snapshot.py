@@ -1,5 +1,6 @@
-"""State.snapshot copies by structure: the copy equals the state, shares no mutable object with it, and a
-game played on from the copy goes exactly as the original does (mid-game states of every ruleset)."""
+"""State.snapshot copies by structure: the copy equals the state, shares no mutable object with it but the card
+records neither of them owns (copied on write, tests/test_copy_on_write.py), and a game played on from the copy
+goes exactly as the original does (mid-game states of every ruleset)."""
 
 import pytest
 
@@ -10,12 +11,16 @@ from runtime.agents import RandomAgent
 from runtime.state import State
 
 MUTABLE = (list, dict, set)
+DERIVED = ("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned")
 
 
 def _mutables(obj, found: dict[int, object]) -> dict[int, object]:
-    """Return every mutable object (container or record) reachable from obj, by id."""
+    """Return every mutable object (container or record) reachable from obj, by id; of a state, only through
+    the card records it owns (the others are shared until written)."""
     if isinstance(obj, State):
-        obj = {k: v for k, v in obj.__dict__.items() if k not in ("rng", "game", "index_cache", "watch", "version", "checked")}
+        found[id(obj.cards)] = obj.cards
+        fields = {k: v for k, v in obj.__dict__.items() if k not in DERIVED}
+        obj = fields | {"cards": [c for i, c in enumerate(obj.cards) if obj.owned[i]]}
     elif hasattr(obj, "__dict__"):
         found[id(obj)] = obj
         obj = obj.__dict__
@@ -43,6 +48,11 @@ def test_a_snapshot_equals_the_state_and_shares_nothing_mutable(ruleset, options
     copy = s.snapshot()
     assert copy.to_json() == s.to_json()
     assert not set(_mutables(copy, {})) & set(_mutables(s, {}))
+    shared = [i for i, (a, b) in enumerate(zip(s.cards, copy.cards, strict=True)) if a is b]
+    assert shared and not any(s.owned[i] or copy.owned[i] for i in shared)
+    copy.own(shared[0]).damage += 1  # a write makes the record its own
+    assert copy.cards[shared[0]] is not s.cards[shared[0]]
+    assert not set(_mutables(copy, {})) & set(_mutables(s, {}))
 
 
 @pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
@@ -55,7 +65,7 @@ def test_a_game_goes_on_from_a_snapshot_as_from_the_state(ruleset, options):
 def test_the_sharing_check_finds_a_shared_list():
     s = mid_game("simple_duel", {}, decisions=10)
     copy = s.snapshot()
-    copy.cards[0].mods = s.cards[0].mods  # a planted shallow copy
+    copy.own(0).mods = s.own(0).mods  # a planted shallow copy
     assert set(_mutables(copy, {})) & set(_mutables(s, {}))
 
 
@@ -74,7 +84,7 @@ def _reference_plain(obj):
 def test_to_dict_gives_the_plain_data_of_every_field_and_shares_nothing(ruleset, options):
     s = mid_game(ruleset, options, decisions=40)
     data = s.to_dict()
-    fields = {k: v for k, v in s.__dict__.items() if k not in ("rng", "game", "index_cache", "watch", "version", "checked")}
+    fields = {k: v for k, v in s.__dict__.items() if k not in DERIVED}
     assert {k: v for k, v in data.items() if k != "rng"} == _reference_plain(fields)
     assert not set(_mutables(data, {})) & set(_mutables(s, {}))
 
@@ -87,3 +97,13 @@ def test_a_state_read_back_equals_the_state_and_from_dict_keeps_none_of_its_data
     again = State.from_dict(data, s.game)
     assert again.to_json() == s.to_json()
     assert not set(_mutables(again, {})) & set(_mutables(data, {}))
+
+
+def test_a_snapshot_copies_every_field_that_may_hold_a_container():
+    from dataclasses import fields
+
+    from runtime.state import _NESTED, _NOT_COPIED
+
+    shared = {f.name: f.type for f in fields(State)
+              if f.name not in {*_NESTED, *_NOT_COPIED, "players", "cards", "log"}}
+    assert shared and set(shared.values()) <= {"int", "str", "bool"}  # a new container field must be copied

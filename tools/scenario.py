@@ -176,7 +176,7 @@ def _setup_line(game: Game, s: State, sc: Scenario, line: sn.ScCards | sn.ScSlot
         for name in cards(line.entries):
             cid = game.add_card(s, name, p, zone)
             traits = game.ruleset.kind_traits.get(game.cards[name].kind, ())
-            s.cards[cid].face_down = zone in ("field", "staging", game.ruleset.set_zone) and "face down" in traits
+            s.own(cid).face_down = zone in ("field", "staging", game.ruleset.set_zone) and "face down" in traits
     elif isinstance(line, sn.ScSlot) and isinstance(line.fact, sn.ScHolds):
         holder = _slot(s, sc, line, p)
         for name in cards(line.fact.entries):
@@ -191,7 +191,7 @@ def _setup_line(game: Game, s: State, sc: Scenario, line: sn.ScCards | sn.ScSlot
 
 def _setup_fact(s: State, cid: int, fact: sn.ScFact) -> None:
     """Set a fact on a card: its damage or level, a card state, or stacks of a status."""
-    card = s.cards[cid]
+    card = s.own(cid)
     if isinstance(fact, sn.ScStat):
         setattr(card, fact.stat.value, value(fact.value))  # 'damage' or 'level' (check_file)
     elif isinstance(fact, sn.ScCardState):

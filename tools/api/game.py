@@ -201,7 +201,9 @@ class State:
 
     def clone(self) -> State:
         """Return an independent copy that plays on identically."""
-        return State(self.game, self.raw.snapshot())
+        copy = self.raw.snapshot()
+        copy.own_rng()  # its own generator: reseeding the copy's (docs/api.md, Chance) leaves this one's alone
+        return State(self.game, copy)
 
     def serialize(self) -> str:
         """Return the whole state (RNG included) as canonical JSON, with its ruleset and options."""
