@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import keyword
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -40,7 +41,7 @@ from compiler.freshness import (
     source_hash,
 )
 from compiler.lower import lower_file
-from compiler.parser import parse
+from compiler.parser import parse, prepare
 from compiler.symbols import collect
 from runtime.folder_recovery import SAFE_NAME, recover
 
@@ -186,8 +187,14 @@ def per_folder(fn: Callable[[Path, Path, bool], T], root: Path, folders: list[Pa
     jobs = min(_jobs(), len(folders))
     if jobs < 2 or sum(p.stat().st_size for f in folders for p in f.glob("*.card")) < PARALLEL_BYTES:
         return [fn(root, folder, flag) for folder in folders]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:  # results come back in folder order: deterministic
+    prepare()  # once, here: forked workers inherit the parser
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_forking()) as pool:  # results in folder order
         return list(pool.map(fn, [root] * len(folders), folders, [flag] * len(folders)))
+
+
+def _forking() -> multiprocessing.context.BaseContext | None:
+    """Return the fork start method where the system has one (workers then inherit what the parent made)."""
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _jobs() -> int:

@@ -68,13 +68,18 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a generated file is an ordinary file
+        ordinary_mode(tmp)  # mkstemp makes 0600; a generated file is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def ordinary_mode(path: str) -> None:
+    """Give a file the mode a new file gets (0666 less the umask), as a file made by mkstemp (0600) has not."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def _exchange(a: Path, b: Path) -> bool:
