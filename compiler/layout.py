@@ -37,6 +37,13 @@ SUSPECT = re.compile(r",\s*[)\]}]"
                      r"|(?:^|[\[{=:]|\b(?:return|if|elif|while|for|in|else|del|assert|with|import|await|except))"
                      r"\s*\("
                      r"|\*\*|\[[^\]]*:|^(?:assert|del)\b")
+# of those, what black changes whatever the brackets hold
+BLACK_WORDS = re.compile(r"\*\*|\[[^\]]*:|^(?:assert|del)\b")
+# parentheses right after these may be redundant to black (the search ends at the parenthesis)
+REDUNDANT_AFTER = re.compile(r"(?:^|[\[{=:]|\b(?:return|if|elif|while|for|in|else|del|assert|with|import|await|"
+                             r"except))\s*$")
+KEYWORD_END = re.compile(r"\b(?:return|if|elif|while|for|in|else|del|assert|with|import|await|except|and|or|not|is|"
+                         r"lambda|yield)$")
 # `name = "text"`: black leaves it as it is when the string does not fit a line even in parentheses
 STRING_FIELD = re.compile(r"( *)[A-Za-z_]\w* = (\"(?:[^\"\\]|\\.)*\")")
 OPENS = ("(", "[", "{", ",", "\\")
@@ -81,7 +88,35 @@ def _suspect(line: str) -> bool:
     if _width(line) > LINE_LENGTH:
         field = STRING_FIELD.fullmatch(line)
         return field is None or len(field.group(1)) + len(INDENT) + _width(field.group(2)) <= LINE_LENGTH
-    return SUSPECT.search(LITERAL.sub('""', stripped)) is not None
+    code = LITERAL.sub('""', stripped)
+    return SUSPECT.search(code) is not None and (BLACK_WORDS.search(code) is not None or _brackets_black_changes(code))
+
+
+def _brackets_black_changes(code: str) -> bool:
+    """Return whether black changes a bracket of a line (strings blanked): a magic trailing comma (any but
+    a one-element tuple's), or parentheses around one expression where black finds them redundant."""
+    opened: list[list[int]] = []  # [where, top-level commas]
+    for i, char in enumerate(code):
+        if char in "([{":
+            opened.append([i, 0])
+        elif char == "," and opened:
+            opened[-1][1] += 1
+        elif char in ")]}" and opened:
+            start, commas = opened.pop()
+            inner = code[start + 1:i].strip()
+            # (x,) stays; (x, ) loses its space
+            one_tuple = char == ")" and commas == 1 and code[i - 1] == "," and not _called(code, start)
+            if inner.endswith(",") and not one_tuple:
+                return True
+            if char == ")" and commas == 0 and inner and REDUNDANT_AFTER.search(code, 0, start):
+                return True
+    return False
+
+
+def _called(code: str, start: int) -> bool:
+    """Return whether the bracket at `start` opens a call or a subscript, not a tuple."""
+    before = code[:start].rstrip()
+    return bool(before) and (before[-1].isalnum() or before[-1] in "_)]") and not KEYWORD_END.search(before)
 
 
 def _width(text: str) -> int:

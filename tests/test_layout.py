@@ -74,6 +74,14 @@ def test_a_template_change_black_would_undo_is_caught(real, tmp_path, monkeypatc
 
 @pytest.mark.parametrize("statement", [
     "x = ('a', 'b',)",  # a magic trailing comma
+    "x = (a(), b(),)",
+    "x = (a(),)",  # a one-element tuple's comma is not magic
+    "x = (a, )",  # but its space goes
+    "x = f(a,)",  # a call's is magic
+    "x = (a)",
+    "x = ()",
+    "    return (a <= 3) and b",  # parentheses black keeps
+    "    return ((a <= 3) or b)",
     "    return (fx.stat(s, [c], 'bp') <= 3000)",  # parentheses black drops
     "y = [(a)]",
     "z = a ** b",
