@@ -31,7 +31,7 @@ from compiler.parser import prepare
 from runtime.folder_recovery import SAFE_NAME, recover
 
 __all__ = ["KEY_LINE", "SAFE_NAME", "CompileError", "Output", "Report", "build", "compile_project", "compile_ruleset",
-           "per_folder", "read_folder", "read_source", "rulesets", "stale"]
+           "in_processes", "read_folder", "read_source", "rulesets", "stale"]
 
 # below this much card text a build stays in one process: starting workers (each builds its own parser)
 # costs more than it saves
@@ -59,7 +59,9 @@ def _compile_folders(root: Path, folders: list[Path], stale: dict[Path, list[Pat
     outputs = [Output("generated/__init__.py", "", PACKAGE_INIT)]
     problems: list[Diagnostic] = []
     work = sum(p.stat().st_size for sources in stale.values() for p in sources if p.is_file())
-    compiled = dict(zip(stale, per_folder(_compile_one, root, list(stale), use_keys, work), strict=True))
+    todo = list(stale)
+    compiled = dict(zip(todo, in_processes(_compile_one, [root] * len(todo), todo, [use_keys] * len(todo), work=work,
+                                           chunk=1), strict=True))
     for folder in folders:
         found, diagnostics = compiled.get(folder) or (_unchanged_folder(folder), [])
         outputs += found
@@ -69,18 +71,18 @@ def _compile_folders(root: Path, folders: list[Path], stale: dict[Path, list[Pat
     return outputs
 
 
-def per_folder(fn: Callable[[Path, Path, bool], T], root: Path, folders: list[Path], flag: bool,
-               work: int | None = None) -> list[T]:
-    """Return fn(root, folder, flag) for each folder, in folder order: across processes when there is much
-    card text to parse (`work` bytes; by default all the folders hold)."""
-    jobs = min(_jobs(), len(folders))
+def in_processes(fn: Callable[..., T], *arguments: list, work: int | None = None, chunk: int = 0) -> list[T]:
+    """Return fn(*args) for each tuple of arguments, in order: across processes when there is much card text
+    to parse (`work` bytes; by default the files the second list names), `chunk` calls at a time."""
+    count = len(arguments[0])
+    jobs = min(_jobs(), count)
     if work is None:
-        work = sum(p.stat().st_size for f in folders for p in f.glob("*.card"))
+        work = sum(p.stat().st_size for p in arguments[1])
     if jobs < 2 or work < PARALLEL_BYTES:
-        return [fn(root, folder, flag) for folder in folders]
+        return list(map(fn, *arguments))
     prepare()  # once, here: forked workers inherit the parser
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_forking()) as pool:  # results in folder order
-        return list(pool.map(fn, [root] * len(folders), folders, [flag] * len(folders)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_forking()) as pool:  # results in order
+        return list(pool.map(fn, *arguments, chunksize=chunk or max(1, count // (jobs * 8))))
 
 
 def _forking() -> multiprocessing.context.BaseContext | None:
