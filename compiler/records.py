@@ -32,6 +32,7 @@ from compiler.symbols import CardEntry, RecordedFile, card_entry
 
 CARDS_LINE = re.compile(r"^# cardc-cards: ([0-9]+)$", re.M)
 CARD_LINE = re.compile(r"^# cardc-card: (.*)$", re.M)
+CODE = re.compile(r"^[^#\n]", re.M)
 SYMBOLS_LINE = re.compile(r"^# cardc-symbols: ([0-9a-f]+)$", re.M)
 
 
@@ -80,7 +81,8 @@ def _recorded(module: str, rel: str, text: str) -> RecordedFile | None:
         return None
     if stamp.group(2) != compiler_fingerprint()[:16] or stamp.group(1) != source_hash(text.encode("utf-8")):
         return None
-    rows = [json.loads(row) for row in CARD_LINE.findall(module)]
+    code = CODE.search(module)  # the record is in the comments above the code
+    rows = [json.loads(row) for row in CARD_LINE.findall(module, 0, code.start() if code else len(module))]
     if len(rows) != int(count.group(1)):
         return None
     return RecordedFile(rel, tuple((CardEntry(name, tuple(kinds), token, tuple((a, v) for a, v in attributes)),
