@@ -1,14 +1,14 @@
 """The pipeline for a project: card folders -> generated/ (parse, validate, lower, emit, write).
 
 Public entry points: `compile_project(root)` (everything in memory), `build(root)` (write what
-changed, atomically) and `stale(root)` (what differs from what is on disk).
+changed, atomically) and `stale(root)` (what differs from what is on disk). One folder is compiled by
+compiler/folder_build.py.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
-import keyword
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -16,33 +16,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from compiler import nodes as n
-from compiler.check import validate
 from compiler.diagnostics import CompileError, Diagnostic
-from compiler.emit import render
 from compiler.files import (
     STAGING_PREFIX,
     Change,
     clean_staging,
-    inside,
     inside_generated,
     link_problems,
     switch_tree,
 )
-from compiler.freshness import (
-    KEY_LINE,
-    PACKAGE_INIT,
-    REGISTRY,
-    body_hash,
-    compiler_fingerprint,
-    outdated,
-    rulesets,
-    source_hash,
-)
-from compiler.lower import lower_file
-from compiler.parser import parse
-from compiler.symbols import collect
+from compiler.folder_build import Output, compile_ruleset, read_folder, read_source
+from compiler.freshness import KEY_LINE, PACKAGE_INIT, REGISTRY, outdated, project_state, rulesets
+from compiler.parser import prepare
 from runtime.folder_recovery import SAFE_NAME, recover
+
+__all__ = ["KEY_LINE", "SAFE_NAME", "CompileError", "Output", "Report", "build", "compile_project", "compile_ruleset",
+           "in_processes", "read_folder", "read_source", "rulesets", "stale"]
 
 # below this much card text a build stays in one process: starting workers (each builds its own parser)
 # costs more than it saves
@@ -51,124 +40,30 @@ T = TypeVar("T")
 
 
 @dataclass
-class Output:
-    """One generated file: its path under the project root, its key, and its text once rendered."""
-
-    path: str
-    key: str
-    text: str | None = None
-
-
-@dataclass
 class Report:
     outputs: list[Output] = field(default_factory=list)
     actions: list[tuple[str, str]] = field(default_factory=list)  # (what was done, path)
 
 
-def _name_problem(path: Path, rel: str) -> Diagnostic | None:
-    stem = path.stem if path.is_file() else path.name
-    if SAFE_NAME.match(stem) and not keyword.iskeyword(stem):
-        return None
-    return Diagnostic("E302", f"'{stem}' cannot name a generated module; use lowercase letters, digits "
-                              "and '_', starting with a letter", rel, 1, 1)
-
-
-def read_source(path: Path, rel: str) -> str:
-    """Return a card file's text, or raise CompileError if it is not UTF-8."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        message = f"byte 0x{data[err.start]:02X} is not valid UTF-8 (the file must be UTF-8 text)"
-        raise CompileError([Diagnostic("E005", message, rel, line, col)]) from None
-
-
-def compile_ruleset(root: Path, folder: Path, use_keys: bool) -> list[Output]:
-    """Return the generated files of one card folder; raise CompileError listing every problem."""
-    files, symbols, problems = read_folder(root, folder)
-    if problems:
-        raise CompileError(problems)
-    return _outputs(root, folder, files, symbols, use_keys)
-
-
-def read_folder(root: Path, folder: Path, texts: dict[Path, str] | None = None):
-    """Return the parsed card files of a folder with their texts, its symbols and every problem, in source
-    order. `texts` gives the text of some files instead of what is on disk (an editor's unsaved text)."""
-    texts = texts or {}
-    problems: list[Diagnostic] = []
-    files: list[tuple[n.File, str]] = []
-    bad = _name_problem(folder, folder.relative_to(root).as_posix())
-    if bad:
-        problems.append(bad)
-    for path in sorted(set(folder.glob("*.card")) | {p for p in texts if p.parent == folder}):
-        rel = path.relative_to(root).as_posix()
-        try:
-            if path not in texts and not inside(root / "cards", path):
-                raise CompileError([Diagnostic("E301", "this card file links outside cards/; refusing to read it",
-                                               rel, 1, 1)])
-            unsaved = path in texts and not path.is_file()  # named by its stem, as a file on disk is
-            bad = _name_problem(path.with_suffix("") if unsaved else path, rel)
-            if bad:
-                raise CompileError([bad])
-            text = texts[path] if path in texts else read_source(path, rel)
-            files.append((parse(text, rel), text))
-        except CompileError as err:
-            problems += err.diagnostics
-    symbols = collect([f for f, _ in files])
-    problems += validate([f for f, _ in files], symbols)
-    return files, symbols, sorted(problems, key=Diagnostic.sort_key)
-
-
-def _outputs(root: Path, folder: Path, files, symbols, use_keys: bool) -> list[Output]:
-    out_dir = f"generated/{folder.name}"
-    outputs = []
-    for f, text in files:
-        path = f"{out_dir}/{Path(f.path).stem}.py"
-        key = hashlib.sha256("\0".join([compiler_fingerprint(), symbols.digest_text(), f.path, text])
-                             .encode()).hexdigest()[:32]
-        out = Output(path, key)
-        if not (use_keys and _unchanged_on_disk(root / path, key)):
-            # the stamp is what compiler/freshness.py compares without parsing
-            stamp = f"{source_hash(text.encode('utf-8'))} compiler {compiler_fingerprint()[:16]}"
-            context = lower_file(f, symbols, f.path) | {"key": "PENDING-0", "stamp": stamp}
-            out.text = _with_key(render("module.py.j2", context), key)
-        outputs.append(out)
-    outputs.append(Output(f"{out_dir}/__init__.py", "", _registry(folder.name, files)))
-    return outputs
-
-
-def _registry(ruleset: str, files) -> str:
-    """Return the package module that lists every definition of a ruleset, sorted by name."""
-    from compiler.lower import registry_context
-
-    text = render("registry.py.j2", registry_context(ruleset, [f for f, _ in files]))
-    return _with_key(text, compiler_fingerprint()[:32])  # the key line is there for its body hash
-
-
-def _with_key(text: str, key: str) -> str:
-    """Return generated text with its key line: the inputs' hash, then a hash of what follows the line."""
-    head, _, body = text.partition("# cardc-key: PENDING-0\n")
-    return f"{head}# cardc-key: {key}-{body_hash(body)}\n{body}"
-
-
-def _unchanged_on_disk(path: Path, key: str) -> bool:
-    """Return whether a generated file was built from the same inputs and not edited since."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    match = KEY_LINE.search(text)
-    return match is not None and match.group(1) == key and match.group(2) == body_hash(text[match.end():])
-
-
 def compile_project(root: Path, use_keys: bool = False) -> list[Output]:
-    """Return every generated file of a project; raise CompileError listing every problem."""
+    """Return every generated file of a project; raise CompileError listing every problem. With use_keys, a
+    folder the freshness stamps find up to date is listed, not compiled (its outputs carry no text)."""
+    folders = rulesets(root)
+    return _compile_folders(root, folders, project_state(root)[1] if use_keys else
+                            {f: sorted(f.glob("*.card")) for f in folders}, use_keys)
+
+
+def _compile_folders(root: Path, folders: list[Path], stale: dict[Path, list[Path]], use_keys: bool) -> list[Output]:
+    """Return every generated file: the `stale` folders compiled (their stale card files decide whether across
+    processes), the others listed as they are."""
     outputs = [Output("generated/__init__.py", "", PACKAGE_INIT)]
     problems: list[Diagnostic] = []
-    folders = rulesets(root)
-    for found, diagnostics in _compiled(root, folders, use_keys):
+    work = sum(p.stat().st_size for sources in stale.values() for p in sources if p.is_file())
+    todo = list(stale)
+    compiled = dict(zip(todo, in_processes(_compile_one, [root] * len(todo), todo, [use_keys] * len(todo), work=work,
+                                           chunk=1), strict=True))
+    for folder in folders:
+        found, diagnostics = compiled.get(folder) or (_unchanged_folder(folder), [])
         outputs += found
         problems += diagnostics
     if problems:
@@ -176,18 +71,23 @@ def compile_project(root: Path, use_keys: bool = False) -> list[Output]:
     return outputs
 
 
-def _compiled(root: Path, folders: list[Path], use_keys: bool) -> list[tuple[list[Output], list[Diagnostic]]]:
-    """Return each folder's outputs and problems, in folder order: across processes for a large project."""
-    return per_folder(_compile_one, root, folders, use_keys)
+def in_processes(fn: Callable[..., T], *arguments: list, work: int | None = None, chunk: int = 0) -> list[T]:
+    """Return fn(*args) for each tuple of arguments, in order: across processes when there is much card text
+    to parse (`work` bytes; by default the files the second list names), `chunk` calls at a time."""
+    count = len(arguments[0])
+    jobs = min(_jobs(), count)
+    if work is None:
+        work = sum(p.stat().st_size for p in arguments[1])
+    if jobs < 2 or work < PARALLEL_BYTES:
+        return list(map(fn, *arguments))
+    prepare()  # once, here: forked workers inherit the parser
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_forking()) as pool:  # results in order
+        return list(pool.map(fn, *arguments, chunksize=chunk or max(1, count // (jobs * 8))))
 
 
-def per_folder(fn: Callable[[Path, Path, bool], T], root: Path, folders: list[Path], flag: bool) -> list[T]:
-    """Return fn(root, folder, flag) for each folder, in folder order: across processes for a large project."""
-    jobs = min(_jobs(), len(folders))
-    if jobs < 2 or sum(p.stat().st_size for f in folders for p in f.glob("*.card")) < PARALLEL_BYTES:
-        return [fn(root, folder, flag) for folder in folders]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:  # results come back in folder order: deterministic
-        return list(pool.map(fn, [root] * len(folders), folders, [flag] * len(folders)))
+def _forking() -> multiprocessing.context.BaseContext | None:
+    """Return the fork start method where the system has one (workers then inherit what the parent made)."""
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _jobs() -> int:
@@ -224,10 +124,11 @@ def build(root: Path) -> Report:
     if links:  # before the keys are read: nothing is read or written through a link
         raise CompileError(links)
     recover(root / "generated")  # before the keys are read: a killed build's switch may change the files
-    if not outdated(root):  # the stamps say every file is what a build would write: nothing is parsed
+    reasons, stale = project_state(root)
+    if not reasons:  # the stamps say every file is what a build would write: nothing is parsed
         clean_staging(root / "generated")
         return _unchanged(root)
-    report = Report(compile_project(root, use_keys=True))
+    report = Report(_compile_folders(root, rulesets(root), stale, use_keys=True))
     clean_staging(root / "generated")
     switch_tree(root / "generated", _change(root, report))
     return report
@@ -235,11 +136,14 @@ def build(root: Path) -> Report:
 
 def _unchanged(root: Path) -> Report:
     """Return the report of a build that found every generated file up to date."""
-    paths = [f"generated/{REGISTRY}"]
-    for folder in rulesets(root):
-        stems = [p.stem for p in sorted(folder.glob("*.card"))]  # the order a full build reports in
-        paths += [f"generated/{folder.name}/{stem}.py" for stem in stems] + [f"generated/{folder.name}/{REGISTRY}"]
-    return Report([Output(p, "") for p in paths], [("unchanged", p) for p in paths])
+    outputs = [Output(f"generated/{REGISTRY}", "")] + [o for f in rulesets(root) for o in _unchanged_folder(f)]
+    return Report(outputs, [("unchanged", o.path) for o in outputs])
+
+
+def _unchanged_folder(folder: Path) -> list[Output]:
+    """Return the outputs of a folder whose generated files are up to date, in the order a build lists them."""
+    stems = [p.stem for p in sorted(folder.glob("*.card"))]
+    return [Output(f"generated/{folder.name}/{stem}.py", "") for stem in stems + ["__init__"]]
 
 
 def _change(root: Path, report: Report) -> Change:
@@ -247,7 +151,10 @@ def _change(root: Path, report: Report) -> Change:
     change, orphans = Change(), set(_orphans(root, report.outputs))
     folders: dict[str, list[Output]] = {}
     for out in report.outputs:
-        inside_generated(root, out.path)  # names are checked (E302); this is the last guard before a write
+        if out.text is not None or str(Path(out.path).parent) not in folders:
+            # names are checked (E302); this is the last guard before a write (a kept file is linked into
+            # a new folder beside its own: its folder is guarded)
+            inside_generated(root, out.path)
         folders.setdefault(str(Path(out.path).parent), []).append(out)
     for folder, outs in sorted(folders.items()):
         gone = sorted(p for p in orphans if _beneath(p, folder))
@@ -273,9 +180,7 @@ def _folder_change(root: Path, change: Change, report: Report, folder: str, outs
         change.write.update({Path(o.path).name: o.text or "" for o in changed})
         change.delete += [Path(p).name for p in gone]
     elif changed or gone:
-        change.folders[Path(folder).name] = {
-            Path(o.path).name: o.text if o.text is not None else (root / o.path).read_text(encoding="utf-8")
-            for o in outs}
+        change.folders[Path(folder).name] = {Path(o.path).name: o.text for o in outs}  # None: kept as it is
 
 
 def _differs(root: Path, out: Output) -> bool:

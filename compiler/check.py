@@ -19,7 +19,7 @@ from compiler.check_effects import EffectChecks
 from compiler.check_rulesets import RulesetChecks
 from compiler.check_terms import TermChecks
 from compiler.diagnostics import Diagnostic, did_you_mean, quoted_list
-from compiler.symbols import Symbols
+from compiler.symbols import RecordedFile, Symbols
 
 RULESET_NAMES = ("card kind", "stat", "resource", "phase", "zone")
 
@@ -48,33 +48,42 @@ class Checker(BattleChecks, CardChecks, EffectChecks, TermChecks, RulesetChecks)
         return False
 
 
-def validate(files: list[n.File], sym: Symbols) -> list[Diagnostic]:
-    """Return every problem of a ruleset's files, in source order."""
+def validate(files: list[n.File] | list[n.File | RecordedFile], sym: Symbols) -> list[Diagnostic]:
+    """Return every problem of a ruleset's files, in source order. A recorded file (its module says what it
+    defines) counts for the definitions of the folder but is not checked again: it passed with these symbols."""
     checker = Checker(sym)
     _duplicates(files, checker)
     if sym.ruleset is None and files:
         checker.errors.append(Diagnostic("E103", "this folder has no ruleset; one file must say "
                                                  "'ruleset <name> { ... }'", files[0].path, 1, 1))
     for f in files:
-        checker.file(f)
+        if isinstance(f, n.File):
+            checker.file(f)
     return sorted(checker.errors, key=Diagnostic.sort_key)
 
 
-def _duplicates(files: list[n.File], checker: Checker) -> None:
+def _duplicates(files: list[n.File] | list[n.File | RecordedFile], checker: Checker) -> None:
     seen: dict[tuple[str, str], str] = {}
     rulesets: list[str] = []
     for f in files:
-        checker.path = f.path
-        for item in f.items:
-            what, name = _item_name(item)
+        for what, name, loc in _definitions(f):
             if (what, name) in seen:
-                checker.error("E102", f"{what} '{name}' is defined twice; first at {seen[(what, name)]}", item)
+                message = f"{what} '{name}' is defined twice; first at {seen[(what, name)]}"
             elif what == "ruleset" and rulesets:
-                checker.error("E102", f"a folder holds one ruleset; '{name}' comes after {rulesets[0]}", item)
+                message = f"a folder holds one ruleset; '{name}' comes after {rulesets[0]}"
             else:
-                seen[(what, name)] = f"{f.path}:{item.loc.line}:{item.loc.col}"
+                seen[(what, name)] = f"{f.path}:{loc.line}:{loc.col}"
                 if what == "ruleset":
                     rulesets.append(f"'{name}' at {seen[(what, name)]}")
+                continue
+            checker.errors.append(Diagnostic("E102", message, f.path, loc.line, loc.col))
+
+
+def _definitions(f: n.File | RecordedFile) -> list[tuple[str, str, n.Loc]]:
+    """Return (what, name, where) for each definition of a file."""
+    if isinstance(f, RecordedFile):
+        return [("card", entry.name, loc) for entry, loc, _ in f.cards]
+    return [(*_item_name(item), item.loc) for item in f.items]
 
 
 def _item_name(item: n.Item) -> tuple[str, str]:

@@ -126,7 +126,7 @@ class BattleChecks:
 
     def sword_name(self, name: str, node: n.Node) -> None:
         card = self.sym.cards.get(name)
-        kinds = [p.kind.value for p in card.parts if isinstance(p, n.KindDecl)] if card else []
+        kinds = card.kinds if card else ()
         if card is None:
             self.error("E101", f"unknown card '{name}'{did_you_mean(name, self.sym.cards)}", node)
         elif kinds and kinds[0] not in self.sword_kinds():
@@ -192,7 +192,7 @@ class BattleChecks:
         card = self.sym.cards.get(name)
         if card is None:
             self.error("E101", f"unknown card '{name}'{did_you_mean(name, self.sym.cards)}", node)
-        elif not any(isinstance(p, n.KindDecl) and p.kind.value == "swordsman" for p in card.parts):
+        elif "swordsman" not in card.kinds:
             self.error("E105", f"'{name}' is not a swordsman, so it cannot be built", node)
 
     def battle_term(self, t: n.Node, scope: Scope) -> None:

@@ -158,7 +158,7 @@ class EffectChecks:
             case n.Place(card=card, zone=zone):
                 if card not in self.sym.cards:
                     self.error("E101", f"unknown card '{card}'{did_you_mean(card, self.sym.cards)}", e)
-                elif not any(isinstance(p, n.TokenDecl) for p in self.sym.cards[card].parts):
+                elif not self.sym.cards[card].token:
                     self.error("E105", f"'place' makes a new card, of no deck: card '{card}' must say 'token'", e)
                 if self.known(zone, "zone", self.sym.zones) and zone.value in ("field", "hand", "deck"):
                     self.error("E105", f"'place' puts a card into a zone of its own, such as a shared one; "

@@ -68,13 +68,18 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a generated file is an ordinary file
+        ordinary_mode(tmp)  # mkstemp makes 0600; a generated file is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def ordinary_mode(path: str) -> None:
+    """Give a file the mode a new file gets (0666 less the umask), as a file made by mkstemp (0600) has not."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -90,13 +95,13 @@ def _exchange(a: Path, b: Path) -> bool:
     return result == 0
 
 
-def replace_folder(folder: Path, files: dict[str, str]) -> None:
-    """Make `folder` hold exactly `files` (name -> text), switching old for new in one step."""
+def replace_folder(folder: Path, files: dict[str, str | None]) -> None:
+    """Make `folder` hold exactly `files` (name -> text, or None to keep the file it holds), switching old for
+    new in one step."""
     staging = folder.parent / f"{STAGING_PREFIX}{folder.name}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    for name, text in sorted(files.items()):
-        write_atomic(staging / name, text)
+    _fill(staging, folder, files)
     if not folder.exists():
         staging.rename(folder)
     elif _exchange(staging, folder):
@@ -130,7 +135,7 @@ class Change:
     """What a build changes in generated/: ruleset folders to replace whole (name -> files), folders to
     remove, files of generated/ itself to write (name -> text) and to delete."""
 
-    folders: dict[str, dict[str, str]] = field(default_factory=dict)
+    folders: dict[str, dict[str, str | None]] = field(default_factory=dict)  # None: keep the file
     remove: list[str] = field(default_factory=list)
     write: dict[str, str] = field(default_factory=dict)
     delete: list[str] = field(default_factory=list)
@@ -157,7 +162,7 @@ def _switch_journalled(generated: Path, change: Change) -> None:
     generated.mkdir(parents=True, exist_ok=True)
     for name, files in sorted(change.folders.items()):
         _kill_if_told("stage", name)
-        _stage(generated / f"{STAGING_PREFIX}{name}", files)
+        _stage(generated / f"{STAGING_PREFIX}{name}", generated / name, files)
     for name, text in sorted(change.write.items()):
         write_atomic(generated / f"{NEW_FILE_PREFIX}{name}", text)
     plan = {"switch": sorted(change.folders), "remove": sorted(change.remove), "write": sorted(change.write),
@@ -171,13 +176,24 @@ def _switch_journalled(generated: Path, change: Change) -> None:
     _kill_if_told("end")
 
 
-def _stage(staging: Path, files: dict[str, str]) -> None:
+def _stage(staging: Path, folder: Path, files: dict[str, str | None]) -> None:
     """Write a ruleset's complete new folder under its staging name, with the mark that says it is new."""
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    for name, text in sorted(files.items()):
-        write_atomic(staging / name, text)
+    _fill(staging, folder, files)
     write_atomic(staging / MARK, "")  # last: a marked folder is complete
+
+
+def _fill(staging: Path, folder: Path, files: dict[str, str | None]) -> None:
+    """Write each file into a staging folder; a file kept (None) is linked from the folder, not rewritten."""
+    for name, text in sorted(files.items()):
+        if text is not None:
+            write_atomic(staging / name, text)
+            continue
+        try:
+            os.link(folder / name, staging / name)  # safe to share: a generated file is only ever replaced
+        except OSError:  # a filesystem without hard links
+            write_atomic(staging / name, (folder / name).read_text(encoding="utf-8"))
 
 
 def clean_staging(generated: Path) -> None:

@@ -65,16 +65,26 @@ def rulesets(root: Path) -> list[Path]:
 
 def outdated(root: Path) -> list[str]:
     """Return why generated/ differs from what a build would write now, one reason a line ([] when fresh)."""
+    return project_state(root)[0]
+
+
+def project_state(root: Path) -> tuple[list[str], dict[Path, list[Path]]]:
+    """Return why generated/ is out of date, and for each card folder that is, its card files whose modules
+    are (a folder may be out of date for its registry or a stray module alone)."""
     gen = root / "generated"
     recover(gen)  # as every reader does: a killed build's switch is finished or undone first
     reasons = _package_reasons(gen)
     folders = rulesets(root)
+    stale = {}
     for folder in folders:
-        reasons += _folder_reasons(root, folder)
+        found, sources = _folder_state(root, folder)
+        reasons += found
+        if found:
+            stale[folder] = sources
     known = {f.name for f in folders}
     extra = sorted({p.parent.name for p in gen.glob("*/*.py") if p.parent.name not in known
                     and not p.parent.name.startswith(STAGING_PREFIX)})
-    return reasons + [f"generated/{name}/ has no card folder cards/{name}/" for name in extra]
+    return reasons + [f"generated/{name}/ has no card folder cards/{name}/" for name in extra], stale
 
 
 def _package_reasons(gen: Path) -> list[str]:
@@ -88,24 +98,26 @@ def _package_reasons(gen: Path) -> list[str]:
         f"generated/{name} is not built from any card file" for name in stray]
 
 
-def _folder_reasons(root: Path, folder: Path) -> list[str]:
-    """Return why one ruleset's generated folder is out of date."""
+def _folder_state(root: Path, folder: Path) -> tuple[list[str], list[Path]]:
+    """Return why one ruleset's generated folder is out of date, and the card files whose modules are."""
     out = root / "generated" / folder.name
-    if not (out / REGISTRY).is_file():
-        return [f"generated/{folder.name}/ was never built"]
-    rel = folder.relative_to(root).as_posix()
     sources = sorted(folder.glob("*.card"))
-    reasons = [r for path in sources if (r := _module_reason(root, path, out / f"{path.stem}.py", rel))]
-    if not _intact(_text(out / REGISTRY)):
+    if not (out / REGISTRY).is_file():
+        return [f"generated/{folder.name}/ was never built"], sources
+    rel = folder.relative_to(root).as_posix()
+    modules = [(path, _module_reason(root, path, out / f"{path.stem}.py", rel)) for path in sources]
+    reasons = [reason for _, reason in modules if reason]
+    if not intact(read_generated(out / REGISTRY)):
         reasons.append(f"generated/{folder.name}/{REGISTRY} was edited")
     wanted = {f"{path.stem}.py" for path in sources} | {REGISTRY}
     extra = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py") if p.relative_to(out).as_posix()
                    not in wanted)
-    return reasons + [f"{rel}/{Path(name).stem}.card was removed" if "/" not in name
-                      else f"generated/{folder.name}/{name} is not built from any card file" for name in extra]
+    reasons += [f"{rel}/{Path(name).stem}.card was removed" if "/" not in name
+                else f"generated/{folder.name}/{name} is not built from any card file" for name in extra]
+    return reasons, [path for path, reason in modules if reason]
 
 
-def _text(path: Path) -> str:
+def read_generated(path: Path) -> str:
     """Return a generated file's text ('' when it cannot be read)."""
     try:
         return path.read_text(encoding="utf-8")
@@ -113,7 +125,7 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _intact(text: str) -> bool:
+def intact(text: str) -> bool:
     """Return whether a generated text's key line records the hash of what follows it."""
     key = KEY_LINE.search(text)
     return key is not None and key.group(2) == body_hash(text[key.end():])
@@ -126,7 +138,7 @@ def _module_reason(root: Path, source: Path, module: Path, rel: str) -> str:
     except (OSError, UnicodeDecodeError):
         return f"{rel}/{source.name} is new"
     stamp = STAMP_LINE.search(text)
-    if not _intact(text) or stamp is None:
+    if not intact(text) or stamp is None:
         return f"{module.relative_to(root).as_posix()} was edited"
     if stamp.group(2) != compiler_fingerprint()[:16]:
         return f"the compiler changed since {module.relative_to(root).as_posix()} was built"

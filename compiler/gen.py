@@ -117,7 +117,7 @@ class _Gen:
         # attribute values that belong to one attribute only ('red unit' needs no 'with colour')
         self.attr_values = tuple(sorted(val for attr, values in sym.attributes.items() for val in values
                                         if len(sym.attribute_of(val)) == 1))
-        tokens = [name for name, c in sym.cards.items() if any(isinstance(p, n.TokenDecl) for p in c.parts)]
+        tokens = [name for name, c in sym.cards.items() if c.token]
         self.tokens = tuple(sorted(tokens)) or tuple(sorted(sym.cards))
 
     # ------------------------------------------------------------ helpers
@@ -582,7 +582,7 @@ def card_file(symbols: Symbols, min_cards: int = 1, max_cards: int = 3, path: st
 
 def deckable(symbols: Symbols) -> list[str]:
     """Return the names of the cards a deck may hold (tokens excluded), sorted."""
-    return sorted(name for name, c in symbols.cards.items() if not any(isinstance(p, n.TokenDecl) for p in c.parts))
+    return sorted(name for name, c in symbols.cards.items() if not c.token)
 
 
 def decks(pool_names: Sequence[str], size: int, max_copies: int = 0,

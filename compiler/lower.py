@@ -26,7 +26,7 @@ from compiler.lower_terms import (
 )
 from compiler.rules_text import render_ability
 from compiler.settings import ruleset_settings
-from compiler.symbols import Symbols, singular, trigger_event
+from compiler.symbols import RecordedFile, Symbols, singular, trigger_event
 from runtime import vocabulary as v
 
 # Names generated code may import from runtime.defs; a module imports those it uses.
@@ -175,7 +175,7 @@ def steps(sentences: tuple[n.Sentence, ...], env: Env) -> list[list[str]]:
     after a choice, before a Pattern B sentence that names a target (chosen only once it is reached),
     and, in a ruleset whose effects are interrupted between sentences, after every sentence."""
     out: list[list[str]] = [[]]
-    every = interrupted_between_sentences(env.symbols)
+    every = env.symbols.interrupts()
     for i, sentence in enumerate(sentences):
         lazy = sentence.mode == "if_happened" and _names_target(sentence)
         if out[-1] and (lazy or (every and i > 0)):
@@ -203,12 +203,6 @@ def hurts(sentences: tuple[n.Sentence, ...]) -> bool:
 def body(sentences: tuple[n.Sentence, ...], env: Env) -> list[str]:
     """Return the straight-line code of a body that runs at once (ruleset sentences, battle parts)."""
     return [line for step in steps(sentences, env) for line in step if line != "pass"] or ["pass"]
-
-
-def interrupted_between_sentences(sym: Symbols) -> bool:
-    """Return whether the ruleset lets triggered abilities and state checks come between sentences."""
-    rs = sym.ruleset
-    return rs is not None and any(isinstance(r, n.Setting) and r.key == "interrupts" for r in rs.rules)
 
 
 def _names_target(sentence: n.Sentence) -> bool:
@@ -649,26 +643,34 @@ def lower_file(f: n.File, sym: Symbols, source: str) -> dict:
     return {"source": source, "imports": imports(classes, sym.battle), "classes": classes}
 
 
-def registry_context(ruleset: str, files: list[n.File]) -> dict:
-    """Return the context of a ruleset's registry module: every definition, sorted by name."""
+def registry_context(ruleset: str, files: list[n.File | RecordedFile], symbols: str) -> dict:
+    """Return the context of a ruleset's registry module: every definition, sorted by name, and the digest of
+    the symbols its files were checked with."""
     tables: dict[type, list[tuple[str, str]]] = {n.Card: [], n.KeywordDef: [], n.StatusDef: [],
                                                  n.EnchantmentDef: []}
     ruleset_class_ = ""
     for f in files:
         module = PurePosixPath(f.path).stem
-        for item, name in class_names(f):
-            if isinstance(item, n.Ruleset):
+        for kind, key, name in _defined(f):
+            if kind is n.Ruleset:
                 ruleset_class_ = f"{module}.{name}"
             else:
-                key = item.name if isinstance(item, n.Card) else item.name.value
-                tables[type(item)].append((key, f"{module}.{name}"))
+                tables[kind].append((key, f"{module}.{name}"))
 
     def entries(kind: type) -> list[dict]:
         return [{"key": repr(k), "value": val} for k, val in sorted(tables[kind])]
 
     return {"ruleset": ruleset, "modules": sorted(PurePosixPath(f.path).stem for f in files),
             "ruleset_class": ruleset_class_, "cards": entries(n.Card), "keywords": entries(n.KeywordDef),
-            "statuses": entries(n.StatusDef), "enchantments": entries(n.EnchantmentDef)}
+            "statuses": entries(n.StatusDef), "enchantments": entries(n.EnchantmentDef), "symbols": symbols}
+
+
+def _defined(f: n.File | RecordedFile) -> list[tuple[type, str, str]]:
+    """Return (kind of definition, name, class name) for each definition of a file."""
+    if isinstance(f, RecordedFile):
+        return [(n.Card, entry.name, name) for entry, _, name in f.cards]
+    return [(type(item), item.name if isinstance(item, n.Card) else item.name.value, name)
+            for item, name in class_names(f)]
 
 
 def _code_of(cls: dict) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import nodes as n
-from compiler.build import per_folder, read_source, rulesets
+from compiler.build import in_processes, read_source, rulesets
 from compiler.diagnostics import Diagnostic
 from compiler.parser import parse
 from compiler.rules_text import keyword_use, render
@@ -159,10 +159,9 @@ def _written(item: n.Item) -> tuple[str, n.Node] | None:
     return None
 
 
-def _compared(item: Described, text: str) -> str:
+def _compared(item: Described, text: str, rules: str) -> str:
     """Return the rules text the check compares: without the keyword lines of keywords the text never names,
     since a card prints its keywords by name (Marguerite's 'Delayed 4') and its text may tell only the rest."""
-    rules = render(item)
     if not isinstance(item, n.Card):
         return rules
     named = _letters(text)
@@ -175,26 +174,29 @@ def _letters(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
-def _silent(item: Described) -> bool:
+def _silent(item: Described, rules: str) -> bool:
     """Return whether an item has no rules text to compare: a card with no abilities (its text tells of its
     stats), a keyword whose meaning lives in the engine (it has no abilities)."""
     if isinstance(item, n.KeywordDef):
         return not item.abilities
-    return not render(item).strip()
+    return not rules.strip()
 
 
 def check_item(item: n.Item, path: str) -> list[Diagnostic]:
     """Return the warnings of one item: one per feature where its text and its abilities differ."""
     written = _written(item)
-    if written is None or not isinstance(item, (n.Card, n.KeywordDef, n.StatusDef)) or _silent(item):
+    if written is None or not isinstance(item, (n.Card, n.KeywordDef, n.StatusDef)):
+        return []
+    rules = render(item)
+    if _silent(item, rules):
         return []
     text, node = written
     name = item.name if isinstance(item, n.Card) else item.name.value
     # a card's brackets remind of keywords and statuses defined elsewhere; a definition's are its meaning
     mine = features(text, name, reminders=isinstance(item, n.Card))
-    notes = (f"text:  {text}", f"rules: {render(item).replace(chr(10), ' ')}")
+    notes = (f"text:  {text}", f"rules: {rules.replace(chr(10), ' ')}")
     return [Diagnostic(code, message, path, node.loc.line, node.loc.col, "warning", notes)
-            for code, message in differences(mine, features(_compared(item, text), name))]
+            for code, message in differences(mine, features(_compared(item, text, rules), name))]
 
 
 def check_texts(files: list[n.File]) -> list[Diagnostic]:
@@ -203,13 +205,14 @@ def check_texts(files: list[n.File]) -> list[Diagnostic]:
 
 
 def project_warnings(root: Path) -> list[Diagnostic]:
-    """Return every text warning of a project's card folders (cards/<ruleset>/*.card), in source order."""
-    found = [d for part in per_folder(_folder_warnings, root, rulesets(root), False) for d in part]
-    return sorted(found, key=Diagnostic.sort_key)
+    """Return every text warning of a project's card folders (cards/<ruleset>/*.card), in source order: the
+    warnings of a file are its own, so the files are shared out across processes one by one."""
+    paths = [p for folder in rulesets(root) for p in sorted(folder.glob("*.card"))]
+    found = in_processes(_file_warnings, [root] * len(paths), paths)
+    return sorted((d for part in found for d in part), key=Diagnostic.sort_key)
 
 
-def _folder_warnings(root: Path, folder: Path, _: bool) -> list[Diagnostic]:
-    """Return every text warning of one card folder."""
-    paths = sorted(folder.glob("*.card"))
-    rels = [p.relative_to(root).as_posix() for p in paths]
-    return check_texts([parse(read_source(p, rel), rel) for p, rel in zip(paths, rels, strict=True)])
+def _file_warnings(root: Path, path: Path) -> list[Diagnostic]:
+    """Return every text warning of one card file."""
+    rel = path.relative_to(root).as_posix()
+    return check_texts([parse(read_source(path, rel), rel)])

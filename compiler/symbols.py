@@ -1,10 +1,14 @@
 """The names a ruleset folder defines: kinds, stats, resources, zones, phases, keywords, statuses, cards.
 
-Built from every parsed file of one ruleset before validation, so files can refer to each other.
+Built from every file of one ruleset before validation, so files can refer to each other. Of a card, the
+rest of its ruleset knows only a `CardEntry` (its name, kinds, attributes and whether it is a token), so a
+file of cards alone can stand in by the entries its module records (compiler/records.py) without being
+parsed again.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from compiler import nodes as n
@@ -34,6 +38,24 @@ class Scope:
     no_battle: str = ""
 
 
+@dataclass(frozen=True)
+class CardEntry:
+    """What the rest of a ruleset may know of a card: its name, kinds, attributes and whether it is a token."""
+
+    name: str
+    kinds: tuple[str, ...] = ()
+    token: bool = False
+    attributes: tuple[tuple[str, str], ...] = ()  # (attribute, value) as the card lists them
+
+
+@dataclass(frozen=True)
+class RecordedFile:
+    """A file of cards alone as its module records it: each card's entry, place and class name."""
+
+    path: str
+    cards: tuple[tuple[CardEntry, n.Loc, str], ...]
+
+
 @dataclass
 class Symbols:
     ruleset: n.Ruleset | None = None
@@ -48,7 +70,7 @@ class Symbols:
     max_level: int = 0
     keywords: dict[str, n.KeywordDef] = field(default_factory=dict)
     statuses: dict[str, n.StatusDef] = field(default_factory=dict)
-    cards: dict[str, n.Card] = field(default_factory=dict)
+    cards: dict[str, CardEntry] = field(default_factory=dict)
     enchantments: dict[str, n.EnchantmentDef] = field(default_factory=dict)
     battle: bool = False  # 'battles are automatic': swordsmen, swords and states (runtime/battle/)
     lines: tuple[str, ...] = ()  # 'lines front, middle, back'
@@ -72,11 +94,21 @@ class Symbols:
         return tuple(dict.fromkeys(found))
 
     def digest_text(self) -> str:
-        """Return the text of every name that lowering depends on, for build keys."""
+        """Return the text of every name and setting of the ruleset that lowering reads, for build keys."""
         parts = [",".join(self.kinds), ",".join(self.stats), ",".join(self.resources),
                  ",".join(sorted(self.keywords)), ",".join(sorted(self.statuses)), ",".join(sorted(self.enchantments)),
-                 ";".join(f"{a}:{','.join(vals)}" for a, vals in sorted(self.attributes.items()))]
+                 ";".join(f"{a}:{','.join(vals)}" for a, vals in sorted(self.attributes.items())),
+                 f"battle {self.battle} stalemate {self.stalemate} interrupts {self.interrupts()}"]
         return "|".join(parts)
+
+    def interrupts(self) -> bool:
+        """Return whether the ruleset lets triggered abilities and state checks come between sentences."""
+        rs = self.ruleset
+        return rs is not None and any(isinstance(r, n.Setting) and r.key == "interrupts" for r in rs.rules)
+
+    def digest(self) -> str:
+        """Return a hash of everything the checks may read (locations of definitions included)."""
+        return hashlib.sha256(repr(self).encode("utf-8")).hexdigest()[:32]
 
 
 def singular(word: str, kinds: tuple[str, ...]) -> str:
@@ -93,10 +125,22 @@ def singular(word: str, kinds: tuple[str, ...]) -> str:
     return word
 
 
-def collect(files: list[n.File]) -> Symbols:
-    """Return the symbols defined across the files of one ruleset (first definition wins)."""
+def card_entry(card: n.Card) -> CardEntry:
+    """Return what the rest of a ruleset may know of a card."""
+    return CardEntry(card.name, tuple(p.kind.value for p in card.parts if isinstance(p, n.KindDecl)),
+                     any(isinstance(p, n.TokenDecl) for p in card.parts),
+                     tuple((i.attr.value, i.value.value) for p in card.parts if isinstance(p, n.AttrsDecl)
+                           for i in p.items))
+
+
+def collect(files: list[n.File] | list[n.File | RecordedFile]) -> Symbols:
+    """Return the symbols defined across the files of one ruleset, in file order (first definition wins)."""
     sym = Symbols()
     for f in files:
+        if isinstance(f, RecordedFile):
+            for entry, _, _ in f.cards:
+                _card(sym, entry)
+            continue
         for item in f.items:
             if isinstance(item, n.Ruleset) and sym.ruleset is None:
                 sym.ruleset, sym.ruleset_path = item, f.path
@@ -108,17 +152,17 @@ def collect(files: list[n.File]) -> Symbols:
             elif isinstance(item, n.EnchantmentDef):
                 sym.enchantments.setdefault(item.name.value, item)
             elif isinstance(item, n.Card):
-                sym.cards.setdefault(item.name, item)
-                _card_attributes(sym, item)
+                _card(sym, card_entry(item))
     return sym
 
 
-def _card_attributes(sym: Symbols, card: n.Card) -> None:
-    for part in card.parts:
-        for item in part.items if isinstance(part, n.AttrsDecl) else ():
-            known = sym.attributes.get(item.attr.value, ())
-            if item.value.value not in known:
-                sym.attributes[item.attr.value] = known + (item.value.value,)
+def _card(sym: Symbols, entry: CardEntry) -> None:
+    """Add a card: its entry (unless the name is taken) and the attribute values it prints."""
+    sym.cards.setdefault(entry.name, entry)
+    for attr, value in entry.attributes:
+        known = sym.attributes.get(attr, ())
+        if value not in known:
+            sym.attributes[attr] = known + (value,)
 
 
 def _ruleset_names(sym: Symbols, rs: n.Ruleset) -> None:

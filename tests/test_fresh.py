@@ -123,13 +123,13 @@ def test_edits_of_registries_package_files_and_stray_modules_are_named(built):
 
 
 def test_a_build_of_a_fresh_project_parses_and_renders_nothing(built, monkeypatch):
-    import compiler.build
+    import compiler.folder_build
 
     def refuse(*args, **kwargs):
         raise AssertionError("a no-op build parsed or rendered a file")
 
-    monkeypatch.setattr(compiler.build, "parse", refuse)
-    monkeypatch.setattr(compiler.build, "render", refuse)
+    monkeypatch.setattr(compiler.folder_build, "parse", refuse)
+    monkeypatch.setattr(compiler.folder_build, "render", refuse)
     report = build(built)
     assert report.actions and {action for action, _ in report.actions} == {"unchanged"}
     edit(built, RULESET, "starts at 20", "starts at 7")  # stale now: the build parses, renders, writes
