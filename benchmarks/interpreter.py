@@ -10,21 +10,16 @@ figures compare two different games and the benchmark stops.
 from __future__ import annotations
 
 import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def interpreted_game(ruleset: str):
-    """Return the Game the reference interpreter makes of cards/<ruleset>/ (parsed as the build parses it)."""
-    from compiler.build import read_source
+    """Return the Game the reference interpreter makes of cards/<ruleset>/ (read as the build reads it)."""
+    from benchmarks.run import ROOT
+    from compiler.build import read_folder
     from compiler.interpret import interpret_ruleset
-    from compiler.parser import parse
-    from compiler.symbols import collect
 
-    rels = [p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "cards" / ruleset).glob("*.card"))]
-    files = [parse(read_source(ROOT / rel, rel), rel) for rel in rels]
-    return interpret_ruleset(files, collect(files))
+    files, symbols, _problems = read_folder(ROOT, ROOT / "cards" / ruleset)
+    return interpret_ruleset([f for f, _text in files], symbols)
 
 
 def _one_game(game, decks: list, seed: int) -> tuple[float, int, list[str]]:
@@ -42,6 +37,7 @@ def _one_game(game, decks: list, seed: int) -> tuple[float, int, list[str]]:
 
 def bench_interpreter(ruleset: str, games: int, options: dict[str, str] | None = None) -> dict[str, float]:
     """Return decisions per second of compiled and interpreted cards over the same games, and their ratio."""
+    from benchmarks.run import ROOT
     from runtime.load import load_game
     from tools.play import legal_samples, read_entries
 
