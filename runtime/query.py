@@ -129,36 +129,67 @@ def working(s: State, cid: int) -> bool:
     return c.zone == s.game.ruleset.set_zone != "" and "works while set" in traits
 
 
-def _build_index(s: State) -> Index:
+@dataclass
+class Base:
+    """What an index is built on: the cards whose abilities work, their own abilities and statics, and the
+    last index built on them with the grants it was built with (equal grants: that index again)."""
+
+    on_field: list[int]  # ids, not records: a record written after a snapshot is a new object (State.own)
+    abilities: dict[int, list[tuple[Ability, Ctx]]]
+    statics: list[tuple[Ability, Ctx]]
+    last: Index | None = None
+    last_grants: tuple[dict, dict] | None = None
+
+
+def _base(s: State) -> Base:
+    """Return the base of the index: the working cards of the field (and set, attached, shared zones)."""
     rs = s.game.ruleset
     zones: tuple[str, ...] = (ACTIVE_ZONE, rs.set_zone) if rs.set_zone else (ACTIVE_ZONE,)
     zones += tuple(z for z, flags in rs.zones.items() if "attached" in flags or "shared" in flags)
-    on_field = [s.cards[i] for p in s.players for z in zones for i in p.zones.get(z, ()) if working(s, i)]
-    base = {c.id: card_abilities(s, c) for c in on_field}
-    statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
+    on_field = [i for p in s.players for z in zones for i in p.zones.get(z, ()) if working(s, i)]
+    abilities = {i: card_abilities(s, s.cards[i]) for i in on_field}
+    return Base(on_field, abilities, [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"])
+
+
+def _build_index(s: State) -> Index:
+    base = s.base_cache
+    if base is None:
+        base = s.base_cache = _base(s)
     # While grants are computed, stat reads see the statics found so far but never apply them
     # (busy), so a grant whose filter reads a stat cannot recurse into this function.
-    s.index_cache = Index({}, statics, busy=True)
-    granted, generated = _static_grants(s, statics, on_field)
+    s.index_cache = Index({}, base.statics, busy=True)
+    grants = _static_grants(s, base.statics, base.on_field)
     s.index_cache = None
+    if base.last is not None and base.last_grants == grants:
+        return base.last
+    base.last, base.last_grants = _granted_index(s, base, *grants), grants
+    return base.last
+
+
+def _granted_index(s: State, base: Base, granted: dict, generated: dict) -> Index:
+    """Return the index of a base with the keywords and status instances static abilities grant."""
+    abilities = dict(base.abilities)
     for cid, extra in generated.items():  # its statuses' abilities: its instances, the generated joined
-        kept = [pair for pair in base[cid] if pair[1].ability[0] != "status"]
-        base[cid] = kept + status_abilities(s, s.cards[cid], merged(s, s.cards[cid].statuses, extra))
-    statics = [pair for abil in base.values() for pair in abil if pair[0].kind == "static"]
+        kept = [pair for pair in abilities[cid] if pair[1].ability[0] != "status"]
+        abilities[cid] = kept + status_abilities(s, s.cards[cid], merged(s, s.cards[cid].statuses, extra))
+    statics = [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"]
     listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
-    for c in on_field:
-        extra = keyword_abilities(s, c, [(k, ()) for k in granted.get(c.id, ())])
+    for cid in base.on_field:
+        extra = keyword_abilities(s, s.cards[cid], [(k, ()) for k in granted.get(cid, ())])
         statics += [pair for pair in extra if pair[0].kind == "static"]
-        for a, ctx in base[c.id] + extra:
+        for a, ctx in abilities[cid] + extra:
             if a.kind in ("triggered", "timed"):
                 listeners.setdefault(a.event, []).append((a, ctx))
     grants = any(eff.what in ("grant", "grant_status") for a, _ in statics for eff in a.statics)
     return Index(listeners, statics, grants=grants, elements=generated)
 
 
-def _static_grants(s: State, statics: list, cards: list[CardState]) -> tuple[dict, dict]:
+def _static_grants(s: State, statics: list, on_field: list[int]) -> tuple[dict, dict]:
     """Return the keywords static abilities grant, and the status instances they generate, by card id
     (one level: grants do not chain)."""
+    if not statics:
+        return {}, {}
+    cards = [s.cards[i] for i in on_field]
     out: dict[int, list[str]] = {}
     generated: dict[int, list[list]] = {}
     for a, ctx in statics:

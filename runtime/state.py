@@ -95,7 +95,8 @@ def copy_of(ctx: Ctx) -> dict:
 
 
 # Not state data: copied apart, shared, rebuilt on demand, or not at all.
-_NOT_COPIED = frozenset(("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned"))
+_NOT_COPIED = frozenset(("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "owned",
+                         "rng_owned"))
 
 
 def _copied(obj: Any) -> Any:
@@ -225,6 +226,9 @@ class State:
     cycle: int = 0  # passes through the order so far: the round, where turns go to cards
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
+    # What the index is built on (runtime/query.Base): kept across steps while no zone, status or grant changes,
+    # where the index itself is rebuilt every step because some static grants by a condition.
+    base_cache: Any = field(default=None, repr=False, compare=False)
     # The change detector (runtime/unchanged.py): `version` counts writes the log does not tell of; `checked`
     # is the key of the board the checks last ran on. Derived, like the index: never serialized nor copied.
     version: int = field(default=0, repr=False, compare=False)
@@ -286,7 +290,7 @@ class State:
         data["log"] = list(self.log)
         for name in _NESTED:
             data[name] = _copied(data[name])
-        data.update(index_cache=None, version=0, checked=None, watch=None, owned=bytearray(len(self.cards)))
+        data.update(index_cache=None, base_cache=None, version=0, checked=None, watch=None, owned=bytearray(len(self.cards)))
         copy = object.__new__(State)  # every field is set above: no __init__ to run
         copy.__dict__ = data
         return copy
@@ -322,7 +326,7 @@ class State:
 
     def touch(self) -> None:
         """Forget derived indexes after a change to zones, statuses or grants."""
-        self.index_cache = None
+        self.index_cache = self.base_cache = None
         self.version += 1
 
     def changed(self) -> None:

@@ -3,10 +3,12 @@
 The engine runs the checks and lose rules (turns.check_state) before every task, and about a third of
 the time nothing happened since the last run. The detector is a key of what moves whenever the game
 changes: the log (every effect, move, payment and roll says so), the clocks (`stamp` for zone changes,
-abilities used and restrictions put; `counter` for stack items), the turn, phase and step, the lengths of
+abilities used and restrictions put; `counter` for stack items), the turn and whose it is, the lengths of
 the stack, pending triggers, resolutions and cards, the battle, the interruption under way, and `version`,
 which the writes that say nothing in the log bump (State.changed). Equal keys: the checks would find
-what they found last time, which was nothing to do, so they are skipped.
+what they found last time, which was nothing to do, so they are skipped. The phase and step are not in the
+key: nothing a check, a lose rule or a static ability reads depends on them (expiry is a task of its own,
+and a phase's start is an event), and a third of the steps of a game change nothing else.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ class MissedChange(AssertionError):
 def board_key(s: State) -> tuple:
     """Return the key that differs whenever anything the checks read may have changed."""
     b = s.battle
-    return (len(s.log), s.stamp, s.counter, s.version, s.turn, s.active, s.actor, s.cycle, s.phase, s.step,
-            len(s.cards), len(s.stack), len(s.pending), len(s.resolving), len(s.together), len(s.out),
-            fx.interrupted(s), repr(b) if b else "")
+    return (len(s.log), s.stamp, s.counter, s.version, s.turn, s.active, s.actor, s.cycle, len(s.cards),
+            len(s.stack), len(s.pending), len(s.resolving), len(s.together), len(s.out), fx.interrupted(s),
+            repr(b) if b else "")
 
 
 def needs_checks(s: State) -> bool:
