@@ -500,13 +500,13 @@ def _statics(a: n.Static, env: Env) -> tuple[StaticEffect, ...]:
 
 
 def _applies_fn(guard: n.Cond | None, guard_env: Env, target: Any, start: Env) -> Callable:
-    """Return applies(ab, s, ctx, c): the sentence's condition, then whether c is named."""
+    """Return applies(ab, s, ctx, c): whether c is named, then the sentence's condition (as lower._static)."""
 
     def check(ab: Any, s: Any, ctx: Any, c: int) -> bool:
         rt = Run(ab, s, ctx, c)
-        if guard is not None and not test(guard, guard_env.fork(), rt):
+        if not applies(target, start.fork(), rt):
             return False
-        return applies(target, start.fork(), rt)
+        return guard is None or bool(test(guard, guard_env.fork(), rt))
 
     return check
 

@@ -375,10 +375,11 @@ def _scope(subject: n.Subject, env: Env) -> str:
 def _static(a: n.Static, env: Env, taken: set[str], fields: list[dict]) -> dict:
     effects = []
     for sentence in a.body:
-        guard = f"{cond(sentence.condition, env)} and " if sentence.condition else ""
+        # The card test first: it is cheap and mostly false, and both halves only read the board.
+        guard = f" and {cond(sentence.condition, env)}" if sentence.condition else ""
         for e in sentence.effects:
             target = getattr(e, "target", None)  # validation admits only effects with a target here
-            test = env.function("applies", f"{SELF_ARGS}, c", [f"return {guard}{applies(target, env)}"])  # type: ignore[arg-type]
+            test = env.function("applies", f"{SELF_ARGS}, c", [f"return {applies(target, env)}{guard}"])  # type: ignore[arg-type]
             effects.append(_static_effect(e, env, test))
     late = env.constants + [field_("statics", "(" + ", ".join(effects) + ",)")]
     return {"name": class_name("Static ability", taken), "base": "Static", "fields": fields,

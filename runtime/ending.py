@@ -28,8 +28,10 @@ def check_losers(s: State) -> None:
     losers = []
     for p in playing:
         ctx.player = p
-        if any(rule(rs, s, ctx) for rule in rs.lose_rules):
-            losers.append(p)
+        for rule in rs.lose_rules:
+            if rule(rs, s, ctx):
+                losers.append(p)
+                break
     if not losers:
         return
     if rs.elimination and len(losers) < len(playing):

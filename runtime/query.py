@@ -573,9 +573,13 @@ def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
         order = [p for p in order if p in owners]
     cards, kinds = s.cards, s.game.kind_sets
     cards_only = bool(s.game.ruleset.incapacitated) and not (ctx.ability and ctx.ability[0] == "ruleset")
+    untested = f.kind == "card" and f.pred is None and not f.other and not f.attrs and not cards_only
     out: list[int] = []
     for p in order:
-        if f.kind == "card" and f.pred is None and not f.other and not f.attrs and not cards_only:  # no test to run
+        if untested and f.zone != ACTIVE_ZONE:  # only a card on the field is ever flagged destroyed
+            out += s.players[p].zones.get(f.zone, ())
+            continue
+        if untested:
             out += [cid for cid in s.players[p].zones.get(f.zone, ()) if "destroyed" not in cards[cid].flags]
             continue
         for cid in s.players[p].zones.get(f.zone, ()):
