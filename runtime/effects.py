@@ -137,6 +137,7 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     the square `at` (else the first empty one)."""
     c = s.own(cid)
     rs = s.game.ruleset
+    came_from = c.zone
     traits = rs.kind_traits.get(s.game.cards[c.name].kind, ())
     if zone == "graveyard" and "deleted instead of graveyard" in traits:
         zone = "deleted"
@@ -170,7 +171,7 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     c.moves += 1
     if zone != q.ACTIVE_ZONE:
         c.face_down = False
-    s.touch()
+    s.touch(came_from in s.game.index_zones or zone in s.game.index_zones)
 
 
 def shed(s: State, holder: int) -> None:

@@ -143,10 +143,7 @@ class Base:
 
 def _base(s: State) -> Base:
     """Return the base of the index: the working cards of the field (and set, attached, shared zones)."""
-    rs = s.game.ruleset
-    zones: tuple[str, ...] = (ACTIVE_ZONE, rs.set_zone) if rs.set_zone else (ACTIVE_ZONE,)
-    zones += tuple(z for z, flags in rs.zones.items() if "attached" in flags or "shared" in flags)
-    on_field = [i for p in s.players for z in zones for i in p.zones.get(z, ()) if working(s, i)]
+    on_field = [i for p in s.players for z in s.game.index_zones for i in p.zones.get(z, ()) if working(s, i)]
     abilities = {i: card_abilities(s, s.cards[i]) for i in on_field}
     return Base(on_field, abilities, [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"])
 

@@ -324,9 +324,12 @@ class State:
         if self.watch is not None:
             self.watch(self, what, ctx, why)
 
-    def touch(self) -> None:
-        """Forget derived indexes after a change to zones, statuses or grants."""
-        self.index_cache = self.base_cache = None
+    def touch(self, base: bool = True) -> None:
+        """Forget derived indexes after a change to zones, statuses or grants; base=False: a change outside the
+        zones where abilities work (Game.index_zones), which leaves the index's base as it is."""
+        self.index_cache = None
+        if base:
+            self.base_cache = None
         self.version += 1
 
     def changed(self) -> None:
