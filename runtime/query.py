@@ -238,20 +238,17 @@ def stat(s: State, cid: int, name: str) -> int:
     """Return a card's current value of a stat: printed, then changes, then statics, less damage if
     the ruleset says damage lowers it; a battling card that has left since battle damage is read as
     it was when it left (last known information)."""
-    known = last_known(s, cid)
-    if known is not None and name in known["stats"]:
-        return known["stats"][name]
+    if s.battle:
+        known = last_known(s, cid)
+        if known is not None and name in known["stats"]:
+            return known["stats"][name]
     c = s.cards[cid]
-    if name == "damage":
-        return c.damage
-    if name == "share":  # what the attacker deals this blocker (runtime/turns.py, shared power)
-        return next((n for b, n in s.battle.get("shares", ()) if b == cid), 0)
-    if name == "level":
-        return c.level
-    if name == "cost":
-        return sum(s.game.cards[c.name].cost.values())
+    if name in KEPT_STATS:
+        return _kept_stat(s, c, name)
     rs = s.game.ruleset
-    value = printed_stat(s, cid, name)
+    cdef = s.game.cards[c.name]
+    table = cdef.level_stats.get(name)  # printed_stat, inlined: the hottest read of a game
+    value = table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
     if c.mods:
         value += sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
@@ -259,6 +256,21 @@ def stat(s: State, cid: int, name: str) -> int:
     if name == rs.damage_lowers:
         value -= c.damage
     return value if rs.stat_floor is None else max(value, rs.stat_floor)
+
+
+# Stats a card keeps on its record or reads off its definition, which no static ability modifies.
+KEPT_STATS = frozenset(("damage", "share", "level", "cost"))
+
+
+def _kept_stat(s: State, c: CardState, name: str) -> int:
+    """Return one of the KEPT_STATS of a card."""
+    if name == "damage":
+        return c.damage
+    if name == "share":  # what the attacker deals this blocker (runtime/turns.py, shared power)
+        return next((n for b, n in s.battle.get("shares", ()) if b == c.id), 0)
+    if name == "level":
+        return c.level
+    return sum(s.game.cards[c.name].cost.values())
 
 
 def printed_stat(s: State, cid: int, name: str) -> int:
@@ -297,10 +309,12 @@ def known_facts(s: State, cid: int) -> dict:
 
 def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
     """Return the sum of static effects of one kind applying to a card (statics never nest)."""
-    idx = index(s)
+    idx = s.index_cache or index(s)
     if idx.busy:
         return 0
-    effects = idx.effects(what)
+    effects = idx.by_kind.get(what)
+    if effects is None:
+        effects = idx.effects(what)
     if not effects:
         return 0
     idx.busy = True
@@ -553,32 +567,43 @@ def _zone_owners(s: State, ctx: Ctx, who: str) -> list[int]:
     return players_of(s, ctx, who)
 
 
-def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
-    """Return every object the filter means, turn player first, each zone left to right (players who left
-    the game are no players a filter means; their cards still are cards)."""
-    if f.kind == "player":
-        return [~p for p in seated(s) if matches(s, ab, ctx, f, ~p)]
-    n = len(s.players)
-    order = [(s.active + k) % n for k in range(n)]
+def _zone_order(s: State, ctx: Ctx, f: Filter) -> list[int] | range:
+    """Return the players whose zones a card filter reads, the turn player first."""
     # A zone list holds exactly the cards its player controls there, so control and whose-zone
     # narrow the lists to read instead of being tested card by card.
+    named = None  # one player word naming one player (or none): that player is the order
+    if f.zone_of is None and f.control is not None:
+        named = players_of(s, ctx, f.control)
+    elif f.control is None and f.zone_of is not None:
+        named = _zone_owners(s, ctx, f.zone_of)
+    if named is not None and len(named) <= 1:
+        return named
+    n, first = len(s.players), s.active
+    order: list[int] | range = range(n) if first == 0 else [(first + k) % n for k in range(n)]
     if f.control is not None:
         controlled = players_of(s, ctx, f.control)
         order = [p for p in order if p in controlled]
     if f.zone_of is not None:
         owners = _zone_owners(s, ctx, f.zone_of)
         order = [p for p in order if p in owners]
-    cards, kinds = s.cards, s.game.kind_sets
+    return order
+
+
+def select(s: State, ab: Ability, ctx: Ctx, f: Filter) -> list[int]:
+    """Return every object the filter means, turn player first, each zone left to right (players who left
+    the game are no players a filter means; their cards still are cards)."""
+    if f.kind == "player":
+        return [~p for p in seated(s) if matches(s, ab, ctx, f, ~p)]
+    order = _zone_order(s, ctx, f)
     cards_only = bool(s.game.ruleset.incapacitated) and not (ctx.ability and ctx.ability[0] == "ruleset")
-    untested = f.kind == "card" and f.pred is None and not f.other and not f.attrs and not cards_only
+    if f.kind == "card" and f.pred is None and not f.other and not f.attrs and not cards_only:  # no test to run
+        if f.zone != ACTIVE_ZONE:  # only a card on the field is ever flagged destroyed
+            return [cid for p in order for cid in s.players[p].zones.get(f.zone, ())]
+        return [cid for p in order for cid in s.players[p].zones.get(f.zone, ())
+                if "destroyed" not in s.cards[cid].flags]
+    cards, kinds = s.cards, s.game.kind_sets
     out: list[int] = []
     for p in order:
-        if untested and f.zone != ACTIVE_ZONE:  # only a card on the field is ever flagged destroyed
-            out += s.players[p].zones.get(f.zone, ())
-            continue
-        if untested:
-            out += [cid for cid in s.players[p].zones.get(f.zone, ()) if "destroyed" not in cards[cid].flags]
-            continue
         for cid in s.players[p].zones.get(f.zone, ()):
             if f.kind != "card" and f.kind not in kinds[cards[cid].name] or "destroyed" in cards[cid].flags:
                 continue  # a destroyed card staying on the field cannot be selected (SU-4.2)

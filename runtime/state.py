@@ -230,7 +230,7 @@ class State:
     # where the index itself is rebuilt every step because some static grants by a condition.
     base_cache: Any = field(default=None, repr=False, compare=False)
     # The change detector (runtime/unchanged.py): `version` counts writes the log does not tell of; `checked`
-    # is the key of the board the checks last ran on. Derived, like the index: never serialized nor copied.
+    # is the key of the board the checks last ran on. Derived, like the index: never serialized; a snapshot keeps them.
     version: int = field(default=0, repr=False, compare=False)
     checked: Any = field(default=None, repr=False, compare=False)
     # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
@@ -290,7 +290,10 @@ class State:
         data["log"] = list(self.log)
         for name in _NESTED:
             data[name] = _copied(data[name])
-        data.update(index_cache=None, base_cache=None, version=0, checked=None, watch=None, owned=bytearray(len(self.cards)))
+        # The derived data describes the copy as well: it keeps the index (unless one is being read, which a
+        # static's reading may not leave half done), its base and the checked key, until it changes itself.
+        idle = self.index_cache is not None and not (self.index_cache.busy or self.index_cache.counting)
+        data.update(index_cache=self.index_cache if idle else None, watch=None, owned=bytearray(len(self.cards)))
         copy = object.__new__(State)  # every field is set above: no __init__ to run
         copy.__dict__ = data
         return copy

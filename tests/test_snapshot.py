@@ -11,7 +11,7 @@ from runtime.agents import RandomAgent
 from runtime.state import State
 
 MUTABLE = (list, dict, set)
-DERIVED = ("rng", "game", "index_cache", "watch", "version", "checked", "owned", "rng_owned")
+DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "owned", "rng_owned")
 
 
 def _mutables(obj, found: dict[int, object]) -> dict[int, object]:
@@ -107,3 +107,26 @@ def test_a_snapshot_copies_every_field_that_may_hold_a_container():
     shared = {f.name: f.type for f in fields(State)
               if f.name not in {*_NESTED, *_NOT_COPIED, "players", "cards", "log"}}
     assert shared and set(shared.values()) <= {"int", "str", "bool"}  # a new container field must be copied
+
+
+def _abilities(idx) -> list[tuple[int, list]]:
+    """Return the (card, ability reference) pairs an index holds, listeners and statics."""
+    pairs = [pair for found in idx.listeners.values() for pair in found] + idx.statics
+    return sorted((ctx.source, ctx.ability) for _, ctx in pairs)
+
+
+def test_a_snapshot_keeps_the_index_until_either_state_changes_its_field():
+    from runtime import effects as fx
+    from runtime import query as q
+
+    s = mid_game("simple_duel", {}, decisions=10)
+    before = q.index(s)
+    copy = s.snapshot()
+    assert q.index(copy) is before  # the same board: the index is shared, not rebuilt
+    hand = next(c for p in copy.players for c in p.zones["hand"]
+                if any(a.kind == "triggered" for a in s.game.cards[s.cards[c].name].abilities))
+    fx.move(copy, hand, q.ACTIVE_ZONE)
+    fresh = State.from_json(copy.to_json(), s.game)  # no derived data: its index is built from the board
+    assert hand in [card for card, _ in _abilities(q.index(copy))]
+    assert _abilities(q.index(copy)) == _abilities(q.index(fresh))
+    assert q.index(s) is before and hand not in [card for card, _ in _abilities(before)]
