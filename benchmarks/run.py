@@ -173,8 +173,7 @@ def profile(name: str, games: int, top: int = 30, size: int = 10_000) -> None:
     import cProfile
     import pstats
 
-    rows = {label.split()[0] if label.startswith("war") else label.replace(" ", "_"): row
-            for label, *row in GAMES}
+    rows = {label.split()[0] if "(" in label else label.replace(" ", "_"): row for label, *row in GAMES}
     if name not in ("snapshot", "build", "marguerite") and name not in rows:
         raise SystemExit(f"unknown profile '{name}': choose one of build, snapshot, marguerite, {', '.join(rows)}")
     profiler = cProfile.Profile()

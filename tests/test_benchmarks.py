@@ -44,3 +44,18 @@ def test_the_api_row_observes_only_in_its_observing_half(monkeypatch):
                                "games per second observing"]
     decisions = figures["decisions per second observing"] / figures["games per second observing"]
     assert len(observed) == round(decisions) > 0
+
+
+def test_every_profile_name_the_readme_lists_is_one_the_command_takes(capsys):
+    import re
+    from pathlib import Path
+
+    from benchmarks import run
+
+    readme = (Path(run.ROOT) / "README.md").read_text(encoding="utf-8")
+    line = next(x for x in readme.splitlines() if "--profile NAME" in x)
+    listed = set(re.findall(r"`(\w+)`", line))
+    with pytest.raises(SystemExit) as refused:
+        run.profile("no such row", 1)
+    taken = set(str(refused.value).split(": choose one of ")[1].split(", "))
+    assert listed and listed <= taken
