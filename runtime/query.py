@@ -172,7 +172,7 @@ def _granted_index(s: State, base: Base, granted: dict, generated: dict) -> Inde
     statics = [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"]
     listeners: dict[str, list[tuple[Ability, Ctx]]] = {}
     for cid in base.on_field:
-        extra = keyword_abilities(s, s.cards[cid], [(k, ()) for k in granted.get(cid, ())])
+        extra = keyword_abilities(s, s.cards[cid], [(k, ()) for k in granted[cid]]) if cid in granted else []
         statics += [pair for pair in extra if pair[0].kind == "static"]
         for a, ctx in abilities[cid] + extra:
             if a.kind in ("triggered", "timed"):
