@@ -19,11 +19,11 @@ def rules_ctx(s: State, player: int = -1) -> Ctx:
     return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
 
 
-def check_losers(s: State) -> None:
+def check_losers(s: State, ctx: Ctx | None = None) -> None:
     """Set the result if a lose rule holds for some player; under elimination a loser leaves the game
-    and the others play on, until one is left."""
+    and the others play on, until one is left. `ctx`: a context of the ruleset's to read them in."""
     rs = s.game.ruleset
-    ctx = rules_ctx(s)
+    ctx = ctx or rules_ctx(s)
     playing = [p for p in range(len(s.players)) if p not in s.out]
     losers = []
     for p in playing:

@@ -553,7 +553,7 @@ def check_state(s: State) -> None:
         positions.collapse(s)
     if rs.destroyed_stay and _settled(s):  # what the checks set off comes first
         fx.leave_destroyed(s)
-    check_losers(s)
+    check_losers(s, ctx)  # the checks' context: a lose rule reads only whose turn it is and the player it sets
 
 
 # ---------------------------------------------------------------- mulligans
