@@ -199,7 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", choices=tuple(GROUPS), action="append",
                    help="run only these rows (repeatable): " + "; ".join(f"{k}: {v[0]}" for k, v in GROUPS.items()))
     p.add_argument("--pool-size", type=int, default=10_000, help="cards in the synthetic pool (default: 10000)")
+    p.add_argument("--against", metavar="REV", help="also play the games in the commit REV, interleaved with these, "
+                   "and give the ratio (the group 'against')")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of --against, each tree in turn (default: 3)")
     args = p.parse_args(argv)
+    if args.only and "against" in args.only and args.against is None:
+        p.error("--only against needs --against REV")
     sys.path.insert(0, str(ROOT))
     if args.profile:
         profile(args.profile, args.games, size=args.pool_size)
@@ -255,6 +260,14 @@ def _api(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None
         figures[f"through the API, {label}"] = bench_api(ruleset, max(1, round(args.games * share / 3)), options)
 
 
+def _against(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
+    """Add the rows of game speed against the commit --against (none without it)."""
+    from benchmarks.against import bench_against
+
+    if args.against is not None:
+        figures.update(bench_against(args.against, args.games, args.rounds))
+
+
 # The row groups, in the order they run: (what --only's help says, the function adding the rows).
 GROUPS = {
     "build": ("the real and synthetic pools", _builds),
@@ -263,6 +276,7 @@ GROUPS = {
     "snapshot": ("the mid-game Code of Joker state", _snapshot),
     "interpreter": ("compiled cards against the reference interpreter", _interpreter),
     "api": ("games through the game API", _api),
+    "against": ("--games games of each row in the commit --against and here, in turn", _against),
 }
 
 

@@ -59,3 +59,25 @@ def test_every_profile_name_the_readme_lists_is_one_the_command_takes(capsys):
         run.profile("no such row", 1)
     taken = set(str(refused.value).split(": choose one of ")[1].split(", "))
     assert listed and listed <= taken
+
+
+def test_the_against_rows_play_both_trees_and_leave_no_worktree():
+    import subprocess
+
+    from benchmarks import run
+    from benchmarks.against import bench_against
+
+    figures = bench_against("HEAD", 1, rounds=1)
+    assert set(figures) == {f"{label}, against HEAD" for label, *_ in run.GAMES} | {"Marguerite battles, against HEAD"}
+    for row in figures.values():
+        assert row["before (median)"] > 0 and row["after (median)"] > 0
+        assert row["after / before"] == pytest.approx(row["after (median)"] / row["before (median)"])
+    trees = subprocess.run(["git", "-C", str(run.ROOT), "worktree", "list"], capture_output=True, text=True).stdout
+    assert "before" not in trees
+
+
+def test_against_an_unknown_commit_is_one_line():
+    from benchmarks.against import bench_against
+
+    with pytest.raises(SystemExit, match="^--against: no commit 'no-such-commit' in this repository$"):
+        bench_against("no-such-commit", 1)
