@@ -101,7 +101,7 @@ class Game:
         self.ruleset = _under(ruleset, _variant_settings(ruleset, self.options))
         rs = self.ruleset
         # The zones whose cards' abilities can work (query.working), in the order the index reads them.
-        self.index_zones = ("field", rs.set_zone) if rs.set_zone else ("field",)
+        self.index_zones: tuple[str, ...] = ("field", rs.set_zone) if rs.set_zone else ("field",)
         self.index_zones += tuple(z for z, flags in rs.zones.items() if "attached" in flags or "shared" in flags)
 
     def with_options(self, options: dict[str, str]) -> Game:
