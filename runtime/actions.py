@@ -277,6 +277,7 @@ def _enter(s: State, cid: int, base: int | None, at: int | None = None) -> None:
     if index is not None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())
+        s.touch()  # the index lists abilities in zone order
     if acted:
         s.own(cid).flags["acted"] = None  # an overdriven card keeps the action right of the one under it
     if base is not None and s.cards[cid].level == s.game.ruleset.overclock_at:

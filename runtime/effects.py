@@ -265,6 +265,7 @@ def move_to_end(s: State, ctx: Ctx, objs: list[int], side: str) -> None:
         zone = s.players[c.controller].zones[c.zone]
         zone.remove(cid)
         zone.insert(0, cid) if side == "left" else zone.append(cid)
+        s.touch(c.zone in s.game.index_zones)  # the index lists abilities in zone order
         s.say(f"{q.describe(s, cid)} moves to the {side} end")
 
 

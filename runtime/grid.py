@@ -82,6 +82,7 @@ def put(s: State, cid: int, code: int) -> None:
 def _sort(s: State, player: int) -> None:
     """Keep a grid field's zone list in board order, so 'left to right' reads the board: front line first."""
     s.players[player].zones[q.ACTIVE_ZONE].sort(key=lambda cid: (s.cards[cid].line, s.cards[cid].square))
+    s.touch()  # the index lists abilities in zone order
 
 
 def in_front(s: State, cid: int) -> int | None:
