@@ -243,7 +243,7 @@ def run(s: State) -> None:
             s.say(f"{MAX_STEPS} {LOOP_NOTE}")
             s.result = [0] * len(s.players)
             break
-        if s.index_cache is not None and s.index_cache.grants:
+        if s.index_cache is not None and s.index_cache.grants and unchanged.grants_stale(s):
             s.index_cache = None  # granted keywords follow their conditions (stats, counts) step by step
         # Between two steps of a resolution only a ruleset whose effects are interrupted between
         # sentences runs its checks and stacks what triggered; jokers wait for the effect's end.

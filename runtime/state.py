@@ -95,8 +95,8 @@ def copy_of(ctx: Ctx) -> dict:
 
 
 # Not state data: copied apart, shared, rebuilt on demand, or not at all.
-_NOT_COPIED = frozenset(("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "owned",
-                         "rng_owned"))
+_NOT_COPIED = frozenset(("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted",
+                         "owned", "rng_owned"))
 
 
 def _copied(obj: Any) -> Any:
@@ -233,6 +233,7 @@ class State:
     # is the key of the board the checks last ran on. Derived, like the index: never serialized; a snapshot keeps them.
     version: int = field(default=0, repr=False, compare=False)
     checked: Any = field(default=None, repr=False, compare=False)
+    granted: Any = field(default=None, repr=False, compare=False)  # the key of the board the grants were read on
     # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
     # an ability goes on the stack ('fired'), starts resolving ('resolved') or is removed unresolved
     # ('fizzled'; also a played or performed card's effect given up before the stack, for want of a target

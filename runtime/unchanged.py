@@ -45,6 +45,16 @@ def needs_checks(s: State) -> bool:
     return False
 
 
+def grants_stale(s: State) -> bool:
+    """Return whether what static abilities grant may have changed since the last step began (the board may
+    have changed since); remember this board. The conditions of grants read what the checks read."""
+    key = board_key(s)
+    if key != s.granted:
+        s.granted = key
+        return True
+    return False
+
+
 def _verify(s: State) -> None:
     """Raise MissedChange if the checks, run on a copy of the state, change it."""
     from runtime import turns

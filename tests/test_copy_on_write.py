@@ -14,7 +14,8 @@ from runtime import engine
 from runtime import state as state_module
 from runtime.state import CardState, Ctx, State
 
-DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "owned", "rng_owned")
+DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted", "owned",
+           "rng_owned")
 
 
 def _other(value):

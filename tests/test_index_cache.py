@@ -49,7 +49,7 @@ def _play(ruleset: str, options: dict, games: int) -> None:
     for seed in range(games):
         s = game.new_game([decks[seed % len(decks)], decks[(seed + 1) % len(decks)]], seed)
         agents = [RandomAgent(seed * 2), RandomAgent(seed * 2 + 1)]
-        while not engine.is_terminal(s) and s.actions_taken < 150:
+        while not engine.is_terminal(s):
             s.snapshot()  # the original then shares its derived data with a copy, as a trial's state does
             engine.apply_action(s, agents[s.decision["player"]].choose(s, engine.legal_actions(s)))
 
@@ -57,7 +57,7 @@ def _play(ruleset: str, options: dict, games: int) -> None:
 @pytest.mark.parametrize(("ruleset", "options"), [(r, o) for _, r, o, _ in RULESETS])
 def test_a_kept_index_always_equals_a_fresh_one(ruleset, options, monkeypatch):
     monkeypatch.setattr(q, "index", _checked_index)
-    _play(ruleset, options, 2)
+    _play(ruleset, options, 4)
 
 
 def test_a_base_kept_past_a_move_onto_the_field_is_caught(monkeypatch):
@@ -66,3 +66,12 @@ def test_a_base_kept_past_a_move_onto_the_field_is_caught(monkeypatch):
     monkeypatch.setattr(State, "touch", lambda self, base=True: forget(self, base=False))  # planted: bases kept
     with pytest.raises(StaleIndex):
         _play("simple_duel", {}, 2)
+
+
+def test_grants_kept_past_a_change_of_the_board_are_caught(monkeypatch):
+    from runtime import unchanged
+
+    monkeypatch.setattr(q, "index", _checked_index)
+    monkeypatch.setattr(unchanged, "grants_stale", lambda s: False)  # planted: grants never read again
+    with pytest.raises(StaleIndex):
+        _play("successor", {}, 10)

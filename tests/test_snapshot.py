@@ -11,7 +11,8 @@ from runtime.agents import RandomAgent
 from runtime.state import State
 
 MUTABLE = (list, dict, set)
-DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "owned", "rng_owned")
+DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted", "owned",
+           "rng_owned")
 
 
 def _mutables(obj, found: dict[int, object]) -> dict[int, object]:
