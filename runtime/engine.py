@@ -243,13 +243,14 @@ def run(s: State) -> None:
             s.say(f"{MAX_STEPS} {LOOP_NOTE}")
             s.result = [0] * len(s.players)
             break
-        if s.index_cache is not None and s.index_cache.grants and unchanged.grants_stale(s):
+        key = unchanged.board_key(s)
+        if s.index_cache is not None and s.index_cache.grants and unchanged.grants_stale(s, key):
             s.index_cache = None  # granted keywords follow their conditions (stats, counts) step by step
         # Between two steps of a resolution only a ruleset whose effects are interrupted between
         # sentences runs its checks and stacks what triggered; jokers wait for the effect's end.
         between = bool(s.resolving)
         if not between or s.game.ruleset.interrupts == "sentence":
-            if unchanged.needs_checks(s):
+            if unchanged.needs_checks(s, key):
                 turns.check_state(s)
             if s.result is not None:
                 break

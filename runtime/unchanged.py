@@ -33,10 +33,10 @@ def board_key(s: State) -> tuple:
             repr(b) if b else "")
 
 
-def needs_checks(s: State) -> bool:
+def needs_checks(s: State, key: tuple | None = None) -> bool:
     """Return whether the checks must run now (the board may have changed since they last ran); remember
-    this board as checked."""
-    key = board_key(s)
+    this board as checked. `key`: the board's key, if it was just taken."""
+    key = key or board_key(s)
     if key != s.checked:
         s.checked = key
         return True
@@ -45,10 +45,9 @@ def needs_checks(s: State) -> bool:
     return False
 
 
-def grants_stale(s: State) -> bool:
-    """Return whether what static abilities grant may have changed since the last step began (the board may
-    have changed since); remember this board. The conditions of grants read what the checks read."""
-    key = board_key(s)
+def grants_stale(s: State, key: tuple) -> bool:
+    """Return whether what static abilities grant may have changed since the last step began (the board's
+    key differs); remember this board. The conditions of grants read what the checks read."""
     if key != s.granted:
         s.granted = key
         return True

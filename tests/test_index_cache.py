@@ -72,6 +72,6 @@ def test_grants_kept_past_a_change_of_the_board_are_caught(monkeypatch):
     from runtime import unchanged
 
     monkeypatch.setattr(q, "index", _checked_index)
-    monkeypatch.setattr(unchanged, "grants_stale", lambda s: False)  # planted: grants never read again
+    monkeypatch.setattr(unchanged, "grants_stale", lambda s, key: False)  # planted: grants never read again
     with pytest.raises(StaleIndex):
         _play("successor", {}, 10)
