@@ -29,18 +29,23 @@ def _act_task(s: State, task: list) -> None:
 
 def legal(s: State, player: int) -> list[list]:
     """Return every action the player may take now, as [action, card id] pairs, in a fixed order."""
-    rs = s.game.ruleset
+    rs, kinds, cards = s.game.ruleset, s.game.kind_sets, s.cards
     out: list[list] = []
+    offered: set[tuple[str, int]] = set()  # the pairs in `out`: a set, not a scan of `out` for each card
+    ctx = rules_ctx(s)  # the conditions read the state, never the context: one serves them all
     for name, zone, allow, kind in rs.actions:
-        if allow is None or allow(rs, s, rules_ctx(s)):
-            found = _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player)
-            out += [[name, cid] for cid in found
-                    if [name, cid] not in out and (not kind or kind in s.game.kind_sets[s.cards[cid].name])]
+        if allow is not None and not allow(rs, s, ctx):
+            continue
+        found = _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player)
+        new = [cid for cid in found if (name, cid) not in offered and (not kind or kind in kinds[cards[cid].name])]
+        offered.update((name, cid) for cid in new)
+        out += [[name, cid] for cid in new]
     return out
 
 
-def _traits(s: State, cid: int) -> tuple[str, ...]:
-    return s.game.ruleset.kind_traits.get(q.kind(s, cid), ())
+def _traits(s: State, cid: int) -> frozenset[str]:
+    """Return the traits of a card's kind (a table of the Game, by card name)."""
+    return s.game.traits[s.cards[cid].name]
 
 
 def _same(s: State, a: int, b: int) -> bool:
@@ -59,18 +64,26 @@ def _room(s: State, player: int, zone: str) -> bool:
 
 def reducer(s: State, player: int, cid: int) -> int | None:
     """Return the set card that lowers this card's cost: the leftmost with the same matching attribute."""
-    zone = s.game.ruleset.set_zone
-    found = [r for r in s.players[player].zones.get(zone, ()) if "reduces costs" in _traits(s, r) and _same(s, r, cid)]
-    return found[0] if found else None
+    return next((r for r in _reducers(s, player) if _same(s, r, cid)), None)
+
+
+def _reducers(s: State, player: int) -> list[int]:
+    """Return a player's set cards that reduce costs, leftmost first."""
+    return [r for r in s.players[player].zones.get(s.game.ruleset.set_zone, ()) if "reduces costs" in _traits(s, r)]
 
 
 def cost(s: State, player: int, cid: int) -> dict[str, int]:
     """Return what putting this card into play costs now: its printed cost, less 1 with a reducer."""
-    printed = dict(s.game.cards[s.cards[cid].name].cost)
-    if printed and reducer(s, player, cid) is not None:
-        first = next(iter(printed))
-        printed[first] = max(printed[first] - 1, 0)
-    return printed
+    return dict(_price(s, cid, _reducers(s, player)))
+
+
+def _price(s: State, cid: int, reducers: list[int]) -> dict[str, int]:
+    """Return a card's cost with these reducers set (the printed table itself when none applies: read it only)."""
+    printed = s.game.cards[s.cards[cid].name].cost
+    if not printed or not any(_same(s, r, cid) for r in reducers):
+        return printed
+    first = next(iter(printed))
+    return printed | {first: max(printed[first] - 1, 0)}
 
 
 def _payable(s: State, player: int, price: dict[str, int]) -> bool:
@@ -92,21 +105,22 @@ def _pay(s: State, player: int, cid: int) -> str:
 
 
 def _drivable(s: State, player: int) -> list[int]:
-    room = _room(s, player, q.ACTIVE_ZONE)
+    room, reducers = _room(s, player, q.ACTIVE_ZONE), _reducers(s, player)
     return [c for c in s.players[player].zones["hand"]
-            if "driven" in _traits(s, c) and _payable(s, player, cost(s, player, c))
+            if "driven" in _traits(s, c) and _payable(s, player, _price(s, c, reducers))
             and (room or (grid.on_grid(s) and summons.squares(s, player, q.kind(s, c))))]
 
 
 def _overdrivable(s: State, player: int) -> list[int]:
+    reducers = _reducers(s, player)
     return [c for c in s.players[player].zones["hand"]
-            if "overdrives" in _traits(s, c) and _bases(s, player, c) and _payable(s, player, cost(s, player, c))]
+            if "overdrives" in _traits(s, c) and _bases(s, player, c) and _payable(s, player, _price(s, c, reducers))]
 
 
 def _bases(s: State, player: int, cid: int) -> list[int]:
     """Return the cards on the field an overdriving card may go onto."""
     return [b for b in s.players[player].zones[q.ACTIVE_ZONE]
-            if {"driven", "overdrives"} & set(_traits(s, b)) and _same(s, b, cid)]
+            if not _traits(s, b).isdisjoint(("driven", "overdrives")) and _same(s, b, cid)]
 
 
 def _settable(s: State, player: int) -> list[int]:
@@ -115,9 +129,12 @@ def _settable(s: State, player: int) -> list[int]:
     return [c for c in s.players[player].zones["hand"] if "set" in _traits(s, c)]
 
 
+_NO_ATTACK = ("acted", "restricted", "destroyed")  # flags that keep a card from attacking
+
+
 def _attackers(s: State, player: int) -> list[int]:
     return [c for c in s.players[player].zones[q.ACTIVE_ZONE]
-            if not ({"acted", "restricted", "destroyed"} & set(s.cards[c].flags)) and not q.has_flag(s, c, "cant_attack")]
+            if s.cards[c].flags.keys().isdisjoint(_NO_ATTACK) and not q.has_flag(s, c, "cant_attack")]
 
 
 def _movers(s: State, player: int) -> list[int]:
@@ -273,7 +290,7 @@ def _enter(s: State, cid: int, base: int | None, at: int | None = None) -> None:
     if base is not None:
         fx.move(s, base, "graveyard")
         s.say(f"{q.describe(s, base)} goes under and to the graveyard")
-    enter_field(s, cid, _traits(s, cid), at)
+    enter_field(s, cid, s.game.ruleset.kind_traits.get(q.kind(s, cid), ()), at)
     if index is not None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())

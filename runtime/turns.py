@@ -98,14 +98,23 @@ def _rule_end(s: State, task: list) -> None:
 
 
 def _expire_task(s: State, task: list) -> None:
-    _expire(s, lambda m: m[0] == "eot" and m[1] <= s.turn)
-    for card in s.cards:
-        if any(held[2] is not None and held[2][0] == "turns" for held in card.statuses):
-            _count_turn(s, card.id)
-    for c in s.cards:  # durations in its own turns: the card whose turn it is, or the turn player's cards
-        if c.id == s.actor or (s.actor < 0 and c.controller == s.active and c.zone == q.ACTIVE_ZONE):
-            elements.count_down(s, c.id)
-    _expire(s, lambda m: m[0] == "own" and m[1] <= 0)
+    # Only a card with a temporary change can have one due or counting down, and nothing here adds one: the
+    # cards without any (most: the decks and hands) are found once and skipped.
+    changed = _changed(s)
+    _expire(s, lambda m: m[0] == "eot" and m[1] <= s.turn, changed)
+    for cid in changed:
+        if any(held[2] is not None and held[2][0] == "turns" for held in s.cards[cid].statuses):
+            _count_turn(s, cid)
+    for cid in changed:  # durations in its own turns: the card whose turn it is, or the turn player's cards
+        c = s.cards[cid]
+        if cid == s.actor or (s.actor < 0 and c.controller == s.active and c.zone == q.ACTIVE_ZONE):
+            elements.count_down(s, cid)
+    _expire(s, lambda m: m[0] == "own" and m[1] <= 0, changed)
+
+
+def _changed(s: State) -> list[int]:
+    """Return the ids of the cards with some temporary change (a mod, grant, flag or status), in order."""
+    return [c.id for c in s.cards if c.mods or c.granted or c.flags or c.statuses]
 
 
 def _count_turn(s: State, cid: int) -> None:
@@ -119,11 +128,11 @@ def _count_turn(s: State, cid: int) -> None:
         s.touch()
 
 
-def _expire(s: State, due) -> None:
-    """Remove temporary changes whose expiry marker is due."""
-    for card in s.cards:
-        if (card.mods or card.granted or card.flags or card.statuses) and _has_due(card, due):
-            c = s.own(card.id)  # only a card with something due is written (and so copied if shared)
+def _expire(s: State, due, changed: list[int] | None = None) -> None:
+    """Remove temporary changes whose expiry marker is due (of the cards `changed` lists: all that have any)."""
+    for cid in _changed(s) if changed is None else changed:
+        if _has_due(s.cards[cid], due):
+            c = s.own(cid)  # only a card with something due is written (and so copied if shared)
             c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
             for table in (c.granted, c.flags):
                 for k in [k for k, m in table.items() if m is not None and due(m)]:
