@@ -36,10 +36,10 @@ def legal(s: State, player: int) -> list[list]:
     for name, zone, allow, kind in rs.actions:
         if allow is not None and not allow(rs, s, ctx):
             continue
-        found = _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player)
-        new = [cid for cid in found if (name, cid) not in offered and (not kind or kind in kinds[cards[cid].name])]
-        offered.update((name, cid) for cid in new)
-        out += [[name, cid] for cid in new]
+        for cid in _jokers(s, player, zone) if name == "joker" else OPTIONS[name](s, player):
+            if (name, cid) not in offered and (not kind or kind in kinds[cards[cid].name]):
+                offered.add((name, cid))  # one action's cards are distinct (a zone holds a card once)
+                out.append([name, cid])
     return out
 
 
@@ -69,7 +69,7 @@ def reducer(s: State, player: int, cid: int) -> int | None:
 
 def _reducers(s: State, player: int) -> list[int]:
     """Return a player's set cards that reduce costs, leftmost first."""
-    return [r for r in s.players[player].zones.get(s.game.ruleset.set_zone, ()) if "reduces costs" in _traits(s, r)]
+    return _having(s, player, s.game.ruleset.set_zone, "reduces costs")
 
 
 def cost(s: State, player: int, cid: int) -> dict[str, int]:
@@ -80,14 +80,19 @@ def cost(s: State, player: int, cid: int) -> dict[str, int]:
 def _price(s: State, cid: int, reducers: list[int]) -> dict[str, int]:
     """Return a card's cost with these reducers set (the printed table itself when none applies: read it only)."""
     printed = s.game.cards[s.cards[cid].name].cost
-    if not printed or not any(_same(s, r, cid) for r in reducers):
+    if not printed or not reducers or not any(_same(s, r, cid) for r in reducers):
         return printed
     first = next(iter(printed))
     return printed | {first: max(printed[first] - 1, 0)}
 
 
-def _payable(s: State, player: int, price: dict[str, int]) -> bool:
-    return all(s.players[player].resources.get(r, 0) >= n for r, n in price.items())
+def _payable(s: State, player: int, price: dict[str, int], spent: str = "") -> bool:
+    """Return whether the player has the resources of a price (but the one `spent`, paid already)."""
+    have = s.players[player].resources
+    for r, n in price.items():
+        if have.get(r, 0) < n and r != spent:
+            return False
+    return True
 
 
 def _pay(s: State, player: int, cid: int) -> str:
@@ -104,17 +109,29 @@ def _pay(s: State, player: int, cid: int) -> str:
 # ---------------------------------------------------------------- which cards each action may use
 
 
+def _having(s: State, player: int, zone: str, trait: str) -> list[int]:
+    """Return a player's cards in a zone whose kind has a trait, in zone order."""
+    traits, cards = s.game.traits, s.cards
+    return [c for c in s.players[player].zones.get(zone, ()) if trait in traits[cards[c].name]]
+
+
+# Each scan below first keeps the cards of the kinds the action is for (most hands hold few or none), and
+# only then reads the room, the reducers and the costs.
 def _drivable(s: State, player: int) -> list[int]:
+    found = _having(s, player, "hand", "driven")
+    if not found:
+        return found
     room, reducers = _room(s, player, q.ACTIVE_ZONE), _reducers(s, player)
-    return [c for c in s.players[player].zones["hand"]
-            if "driven" in _traits(s, c) and _payable(s, player, _price(s, c, reducers))
+    return [c for c in found if _payable(s, player, _price(s, c, reducers))
             and (room or (grid.on_grid(s) and summons.squares(s, player, q.kind(s, c))))]
 
 
 def _overdrivable(s: State, player: int) -> list[int]:
+    found = _having(s, player, "hand", "overdrives")
+    if not found:
+        return found
     reducers = _reducers(s, player)
-    return [c for c in s.players[player].zones["hand"]
-            if "overdrives" in _traits(s, c) and _bases(s, player, c) and _payable(s, player, _price(s, c, reducers))]
+    return [c for c in found if _bases(s, player, c) and _payable(s, player, _price(s, c, reducers))]
 
 
 def _bases(s: State, player: int, cid: int) -> list[int]:
@@ -124,9 +141,8 @@ def _bases(s: State, player: int, cid: int) -> list[int]:
 
 
 def _settable(s: State, player: int) -> list[int]:
-    if not _room(s, player, s.game.ruleset.set_zone):
-        return []
-    return [c for c in s.players[player].zones["hand"] if "set" in _traits(s, c)]
+    found = _having(s, player, "hand", "set")
+    return found if found and _room(s, player, s.game.ruleset.set_zone) else []
 
 
 _NO_ATTACK = ("acted", "restricted", "destroyed")  # flags that keep a card from attacking
@@ -146,7 +162,8 @@ def _withdrawable(s: State, player: int) -> list[int]:
 
 
 def _overridable(s: State, player: int) -> list[int]:
-    return [c for c in s.players[player].zones["hand"] if _under(s, player, c)]
+    hand = s.players[player].zones["hand"]
+    return [c for c in hand if _under(s, player, c)] if len(hand) > 1 else []  # onto another hand card
 
 
 def _under(s: State, player: int, cid: int) -> list[int]:
@@ -163,8 +180,13 @@ def _discardable(s: State, player: int) -> list[int]:
 def _joker_cost(s: State, cid: int) -> dict[str, int]:
     """Return what using a joker costs: its printed cost, less the resource that deals it (that
     resource was spent when it was dealt)."""
-    dealt_by = s.game.ruleset.jokers[2] if s.game.ruleset.jokers else ""
+    dealt_by = _dealt_by(s)
     return {r: n for r, n in s.game.cards[s.cards[cid].name].cost.items() if r != dealt_by}
+
+
+def _dealt_by(s: State) -> str:
+    """Return the resource whose filling deals jokers ('' if none does)."""
+    return s.game.ruleset.jokers[2] if s.game.ruleset.jokers else ""
 
 
 def _jokers(s: State, player: int, zone: str) -> list[int]:
@@ -172,8 +194,9 @@ def _jokers(s: State, player: int, zone: str) -> list[int]:
     p = s.players[player]
     if zone != "hand" and p.joker_turn == s.turn:
         return []
-    return [c for c in p.zones.get(zone, ()) if "used as a joker" in _traits(s, c)
-            and _payable(s, player, _joker_cost(s, c))]
+    printed, dealt_by = s.game.cards, _dealt_by(s)
+    return [c for c in _having(s, player, zone, "used as a joker")
+            if _payable(s, player, printed[s.cards[c].name].cost, dealt_by)]
 
 
 def open_dealing(s: State, ctx: Ctx) -> None:
@@ -186,8 +209,9 @@ def deal_jokers(s: State) -> None:
     """Deal the turn player a joker whose resource is full: once dealing is open this turn (or in the
     action phase), between tasks — so right after the effect that filled it — when the hand has room."""
     rule = s.game.ruleset.jokers
-    acting = ["act", s.active] in s.tasks  # the action phase is under way
-    if rule is None or not rule[2] or not (acting or s.players[s.active].dealing == s.turn):
+    if rule is None or not rule[2]:
+        return
+    if s.players[s.active].dealing != s.turn and ["act", s.active] not in s.tasks:  # nor the action phase
         return
     player, resource = s.active, rule[2]
     p = s.players[player]

@@ -59,6 +59,8 @@ def won_battle(s: State, objs: list[int]) -> bool:
 
 
 def players(s: State, ctx: Ctx, who: str) -> list[int]:
+    if who == "their":  # the lose rules' word, read for each player at every check
+        return [~ctx.player] if ctx.player >= 0 else []
     return [~p for p in q.players_of(s, ctx, who)]
 
 
@@ -93,9 +95,7 @@ def stat(s: State, objs: list[int], name: str) -> int:
     if not objs:
         return 0
     x = objs[0]
-    if q.is_player(x):
-        return s.players[~x].resources.get(name, 0)
-    return q.stat(s, x, name)
+    return s.players[~x].resources.get(name, 0) if x < 0 else q.stat(s, x, name)  # x < 0: a player
 
 
 def stacks(s: State, objs: list[int], status: str) -> int:
@@ -138,8 +138,7 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     c = s.own(cid)
     rs = s.game.ruleset
     came_from = c.zone
-    traits = rs.kind_traits.get(s.game.cards[c.name].kind, ())
-    if zone == "graveyard" and "deleted instead of graveyard" in traits:
+    if zone == "graveyard" and "deleted instead of graveyard" in s.game.traits[c.name]:
         zone = "deleted"
     if rs.tokens_leave and c.zone == q.ACTIVE_ZONE != zone and s.game.cards[c.name].token:
         zone = "removed"  # SU-13.2: by whatever way it leaves, a token leaves the game

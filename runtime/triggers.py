@@ -43,6 +43,8 @@ def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0
     # With priority levels a condition is checked when the ability's turn comes (§13), not now.
     later = ("priority", ()) in s.game.ruleset.trigger_order
     for ability, base in listeners:
+        if ability.kind == "triggered" and ability.scope.kind == "this" and card != base.source:
+            continue  # another card's event ('when this ...'): known out of scope before a context is made
         if q.has_flag(s, base.source, "silenced"):
             continue  # Silence: the card's abilities do not activate (its statics still apply)
         ctx = Ctx(base.source, s.cards[base.source].controller, list(base.ability), list(base.params),
