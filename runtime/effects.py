@@ -208,7 +208,7 @@ def destroy(s: State, ctx: Ctx, objs: list[int]) -> None:
             move(s, cid, "graveyard")
 
 
-WAITING = ("window", "summoned", "moving")  # tasks of an interruption under way (runtime/windows.py)
+WAITING = frozenset(("window", "summoned", "moving"))  # tasks of an interruption under way (runtime/windows.py)
 
 
 def interrupt(s: State, cid: int, procedure: str) -> None:
@@ -221,7 +221,12 @@ def interrupt(s: State, cid: int, procedure: str) -> None:
 
 def interrupted(s: State) -> bool:
     """Return whether an interruption is under way: all processing has not finished while it is."""
-    return bool(s.game.ruleset.interruptible) and any(t[0] in WAITING for t in s.tasks)
+    if not s.game.ruleset.interruptible:
+        return False
+    for task in s.tasks:  # read at every check: a loop, not a generator, over the agenda
+        if task[0] in WAITING:
+            return True
+    return False
 
 
 def leave_destroyed(s: State) -> None:

@@ -174,11 +174,11 @@ def priority_order(s: State, pending: list[Ctx]) -> tuple[list[Ctx], list[Ctx]]:
     turn player first; overclock abilities wait until nothing else is on the stack."""
     waiting = [c for c in pending if (c.event.get("name") == "overclocked" and (s.stack or s.resolving))
                or _after_block(s, c)]
-    ready = [c for c in pending if c not in waiting]
+    ready = [(_level(s, c), c) for c in pending if c not in waiting]  # each level read once, not once a level
     n = len(s.players)
     out: list[Ctx] = []
     for level in (1, 2, 3, 4):
-        sides = [sorted((c for c in ready if _level(s, c) == level and c.controller == (s.active + k) % n),
+        sides = [sorted((c for at, c in ready if at == level and c.controller == (s.active + k) % n),
                         key=lambda c: _within(s, c)) for k in range(n)]
         for i in range(max(map(len, sides))):
             out += [side[i] for side in sides if i < len(side)]
