@@ -74,13 +74,27 @@ def _reducers(s: State, player: int) -> list[int]:
 
 def cost(s: State, player: int, cid: int) -> dict[str, int]:
     """Return what putting this card into play costs now: its printed cost, less 1 with a reducer."""
-    return dict(_price(s, cid, _reducers(s, player)))
+    return dict(_price(s, cid, _lowered(s, player)))
 
 
-def _price(s: State, cid: int, reducers: list[int]) -> dict[str, int]:
-    """Return a card's cost with these reducers set (the printed table itself when none applies: read it only)."""
+def _matching(s: State, cid: int) -> str | None:
+    """Return a card's value of the matching attribute (None: it has none, or the ruleset declares none)."""
+    attr = s.game.ruleset.matching_attribute
+    return s.game.cards[s.cards[cid].name].attributes.get(attr) if attr else None
+
+
+def _lowered(s: State, player: int) -> set[str | None]:
+    """Return the matching values whose costs the player's reducers lower (see _same: equal values, or any
+    card where no attribute is declared)."""
+    reducers = _reducers(s, player)
+    return {_matching(s, r) for r in reducers} if reducers else set()
+
+
+def _price(s: State, cid: int, lowered: set[str | None]) -> dict[str, int]:
+    """Return a card's cost with reducers of these values set (the printed table itself when none applies:
+    read it only)."""
     printed = s.game.cards[s.cards[cid].name].cost
-    if not printed or not reducers or not any(_same(s, r, cid) for r in reducers):
+    if not printed or not lowered or _matching(s, cid) not in lowered:
         return printed
     first = next(iter(printed))
     return printed | {first: max(printed[first] - 1, 0)}
@@ -121,8 +135,8 @@ def _drivable(s: State, player: int) -> list[int]:
     found = _having(s, player, "hand", "driven")
     if not found:
         return found
-    room, reducers = _room(s, player, q.ACTIVE_ZONE), _reducers(s, player)
-    return [c for c in found if _payable(s, player, _price(s, c, reducers))
+    room, lowered = _room(s, player, q.ACTIVE_ZONE), _lowered(s, player)
+    return [c for c in found if _payable(s, player, _price(s, c, lowered))
             and (room or (grid.on_grid(s) and summons.squares(s, player, q.kind(s, c))))]
 
 
@@ -130,8 +144,8 @@ def _overdrivable(s: State, player: int) -> list[int]:
     found = _having(s, player, "hand", "overdrives")
     if not found:
         return found
-    reducers = _reducers(s, player)
-    return [c for c in found if _bases(s, player, c) and _payable(s, player, _price(s, c, reducers))]
+    lowered = _lowered(s, player)
+    return [c for c in found if _bases(s, player, c) and _payable(s, player, _price(s, c, lowered))]
 
 
 def _bases(s: State, player: int, cid: int) -> list[int]:
@@ -163,7 +177,8 @@ def _withdrawable(s: State, player: int) -> list[int]:
 
 def _overridable(s: State, player: int) -> list[int]:
     hand = s.players[player].zones["hand"]
-    return [c for c in hand if _under(s, player, c)] if len(hand) > 1 else []  # onto another hand card
+    names = {s.cards[c].name for c in hand}
+    return [c for c in hand if _under(s, player, c)] if len(names) < len(hand) else []  # two of a name at least
 
 
 def _under(s: State, player: int, cid: int) -> list[int]:
