@@ -7,34 +7,15 @@ first, so triggers raised while resolving interrupt the rest (they resolve befor
 
 from __future__ import annotations
 
-from typing import Any
-from weakref import WeakKeyDictionary
-
 from runtime import query as q
 from runtime import simultaneous
 from runtime.defs import Ability
 from runtime.state import Ctx, State
 
-_HEARD: WeakKeyDictionary[Any, frozenset[str]] = WeakKeyDictionary()  # per Game: see `heard`
-
-
-def heard(game: Any) -> frozenset[str]:
-    """Return the events some ability of the game's cards, keywords or statuses listens to."""
-    found = _HEARD.get(game)
-    if found is None:
-        defs: list[Any] = [*game.cards.values(), *game.keywords.values(), *game.statuses.values()]
-        found = _HEARD[game] = frozenset(a.event for d in defs for a in d.abilities
-                                         if a.kind in ("triggered", "timed"))
-    return found
-
 
 def emit(s: State, event: str, card: int = -1, player: int = -1, amount: int = 0,
          source: int = -1, phase: str = "") -> None:
     """Announce an event; every listening ability whose scope and condition match becomes pending."""
-    # An event no definition listens to has no listeners whatever the board: the index (rebuilt after
-    # each change, e.g. between the cards of a draw) is not needed for it.
-    if event not in heard(s.game):
-        return
     listeners = q.index(s).listeners.get(event)
     if not listeners:
         return
