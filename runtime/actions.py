@@ -226,12 +226,13 @@ def deal_jokers(s: State) -> None:
     rule = s.game.ruleset.jokers
     if rule is None or not rule[2]:
         return
-    if s.players[s.active].dealing != s.turn and ["act", s.active] not in s.tasks:  # nor the action phase
-        return
     player, resource = s.active, rule[2]
     p = s.players[player]
     full = s.game.ruleset.resource_bounds.get(resource, (None, None))[1]
+    # Read between any two tasks: the resource first (seldom full), the agenda last (a scan).
     if not p.jokers or full is None or p.resources.get(resource, 0) < full or not _room(s, player, "hand"):
+        return
+    if p.dealing != s.turn and ["act", player] not in s.tasks:  # nor the action phase under way
         return
     p.resources[resource] = 0
     cid = s.game.add_card(s, p.jokers[0], player, "hand")
