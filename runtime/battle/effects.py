@@ -7,6 +7,7 @@ these primitives (runtime/battle/hooks.py): Reflect and Guard inside a hit, revi
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from runtime.battle import hooks
@@ -14,6 +15,9 @@ from runtime.battle.state import Battle, Ctx, Fighter, Sword
 from runtime.effects import bounded
 
 MAX_EXPONENT = 64  # '2 ^ turn number' stays a number a log line can print
+# what ref's words read from a context (a table built once: ref runs for every amount of every hit)
+REFS = {"target": attrgetter("target"), "actor": attrgetter("actor"), "subtarget": attrgetter("subtarget"),
+        "sender": attrgetter("sender"), "this sword": attrgetter("sword")}
 
 
 # ---------------------------------------------------------------- objects
@@ -28,8 +32,7 @@ def exists(s: Battle, x: Any) -> bool:
 
 def ref(s: Battle, ctx: Ctx, word: str) -> list:
     """Return 'the target', 'the actor', 'the subtarget', 'the sender' or 'this sword', if it still exists."""
-    found = {"target": ctx.target, "actor": ctx.actor, "subtarget": ctx.subtarget, "sender": ctx.sender,
-             "this sword": ctx.sword}[word]
+    found = REFS[word](ctx)
     return [found] if found is not None and (isinstance(found, Fighter) or exists(s, found)) else []
 
 
@@ -121,12 +124,18 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
         ctx.damage = value
         s.hits += 1
         _change(s, current, pool, -value, f"hit {s.label(current)} for {value}")
-        for ench, count, args in s.defs.enchants(ctx.sword) if ctx.sword is not None else ():
-            for _ in range(count):
-                said = len(s.log)
-                ench.after_hit(s, ctx.with_params(args))
-                if s.watch is not None and len(s.log) > said:  # a rider acted (what it did is logged)
-                    s.watch(s, "enchantment", ctx.actor, ctx.sword, ench.name)
+        if ctx.sword is not None:
+            _riders(s, ctx, ctx.sword)
+
+
+def _riders(s: Battle, ctx: Ctx, sword: Sword) -> None:
+    """Run what each enchantment of the sword adds after a hit, once per stack."""
+    for ench, count, args in s.defs.enchants(sword):
+        for _ in range(count):
+            said = len(s.log)
+            ench.after_hit(s, ctx.with_params(args))
+            if s.watch is not None and len(s.log) > said:  # a rider acted (what it did is logged)
+                s.watch(s, "enchantment", ctx.actor, ctx.sword, ench.name)
 
 
 def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:

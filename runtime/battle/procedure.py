@@ -89,12 +89,14 @@ def play_turn(s: Battle) -> None:
 
 def action_count(s: Battle) -> None:
     """Give each swordsman AP equal to its SPD (Sleep replaces this) and, by option, unuse its swords."""
+    each_turn = s.options.get("used_swords", "reset_each_turn") == "reset_each_turn"
     for f in s.fighters():
-        if not hooks.fire(s, f, "get_ap", Ctx(holder=f)):
+        # has_hook first: fire would find no state to trigger, and its context would be built for nothing
+        if not (s.defs.has_hook(f, "get_ap") and hooks.fire(s, f, "get_ap", Ctx(holder=f))):
             f.values["ap"] = f.values["spd"]
-        reset = s.options.get("used_swords", "reset_each_turn") == "reset_each_turn" or all(w.used for w in f.swords)
-        for w in f.swords if reset else ():
-            w.used = False
+        if each_turn or all(w.used for w in f.swords):
+            for w in f.swords:
+                w.used = False
 
 
 # ---------------------------------------------------------------- executability and the action right
@@ -102,17 +104,16 @@ def action_count(s: Battle) -> None:
 
 def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
     """Return the turn a sword launches from: its launch keyword (or the default), shifted by Early/Late."""
-    return _launch(s, f, w, s.defs.enchants(w))
+    return _launch(s, Ctx(actor=f, sword=w), s.defs.enchants(w))
 
 
-def _launch(s: Battle, f: Fighter, w: Sword, enchants: tuple) -> int:
-    """Return launch_turn(s, f, w), given the sword's enchantments."""
-    if not enchants:  # most swords: the ruleset's launch turn
-        return max(0, s.defs.ruleset.launch_turn)
+def _launch(s: Battle, ctx: Ctx, enchants: tuple) -> int:
+    """Return the launch turn of ctx's sword given its enchantments (ctx takes each one's parameters)."""
     base, shift = None, 0
     for ench, count, args in enchants:
         shift += ench.shift * count
-        turn = ench.launch_turn(s, Ctx(actor=f, sword=w, params=args))
+        ctx.params = args
+        turn = ench.launch_turn(s, ctx)
         base = turn if base is None and turn is not None else base
     return max(0, (s.defs.ruleset.launch_turn if base is None else base) + shift)
 
@@ -122,17 +123,24 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
     if w.used:
         return False
     enchants = s.defs.enchants(w)
-    if _launch(s, f, w, enchants) > s.turn:
+    if not enchants:  # most swords: the ruleset's launch turn, no condition, no cost
+        return max(0, s.defs.ruleset.launch_turn) <= s.turn and not (w is f.swords[-1] and _wants_next(s, w))
+    ctx = Ctx(actor=f, sword=w)  # one for every enchantment: launch turns, conditions and costs only read it
+    if _launch(s, ctx, enchants) > s.turn or w is f.swords[-1] and _wants_next(s, w):
         return False
-    if w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
-        card = s.defs.cards[w.card]
-        if card.subtarget or "targets the next sword" in s.defs.traits(card.kind):
-            return False
     for ench, _count, args in enchants:
-        ctx = Ctx(actor=f, sword=w, params=args)
+        ctx.params = args
         if not ench.executable(s, ctx) or (ench.cost_value and f.values[ench.cost_value] < ench.cost(s, ctx)):
             return False
     return True
+
+
+def _wants_next(s: Battle, w: Sword) -> bool:
+    """Return whether the last sword of a list is not executable for want of a next sword (option)."""
+    if s.options.get("no_next_sword") != "not_executable":
+        return False
+    card = s.defs.cards[w.card]
+    return bool(card.subtarget) or "targets the next sword" in s.defs.card_traits[w.card]
 
 
 def _usable_ap(s: Battle, f: Fighter) -> int:
@@ -154,15 +162,17 @@ def holders(s: Battle) -> list[Fighter]:
     keys = ruleset.action_right
     best: tuple[Any, ...] | None = None
     out: list[Fighter] = []
-    for f in s.fighters():
-        if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
-            continue
-        ctx = Ctx(subject=f)  # one for every key: a key only reads it
-        key = tuple([fn(ruleset, s, ctx) for fn in keys])
-        if best is None or key > best:
-            best, out = key, [f]
-        elif key == best:
-            out.append(f)
+    ctx = Ctx()  # one for every swordsman and key: a key only reads its subject
+    for party in s.parties:  # nothing here changes the parties: no copy of them (s.fighters()) is needed
+        for f in party:
+            if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
+                continue
+            ctx.subject = f
+            key = tuple([fn(ruleset, s, ctx) for fn in keys])
+            if best is None or key > best:
+                best, out = key, [f]
+            elif key == best:
+                out.append(f)
     return out
 
 
@@ -193,17 +203,17 @@ def act(s: Battle) -> bool:
 def process(s: Battle, who: list[Fighter]) -> None:
     """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
     s.actions += 1
-    actions = [_prepare(s, f) for f in who]
-    if len(actions) == 1:
-        _carry_out(s, actions[0])
+    if len(who) == 1:  # most processings: one holder, nothing to order
+        _carry_out(s, _prepare(s, who[0]))
         return
-    priority = s.defs.ruleset.type_priority
+    actions = [_prepare(s, f) for f in who]
+    rank_of = s.defs.type_rank
     ranked = []
     seen: dict[tuple[int, str], int] = {}  # (side, type) -> how many of its actions came before (the rank)
     for a in actions:
         rank = seen.get((a.actor.side, a.kind), 0)
         seen[(a.actor.side, a.kind)] = rank + 1
-        ranked.append(((priority.index(a.kind), rank), a.actor.side, a))
+        ranked.append(((rank_of[a.kind], rank), a.actor.side, a))
     ranked.sort(key=lambda r: (r[0], r[1]))
     for key in sorted({r[0] for r in ranked}):
         group = [a for k, _side, a in ranked if k == key]
@@ -236,8 +246,9 @@ def _together(s: Battle, group: list[Action]) -> None:
     start, turn = _numbers(s), s.turn
     s.frozen_swords = {w.id for f in s.fighters() for w in f.swords}
     ends, turns = [], []
-    for a in group:
-        _restore(s, start)
+    for i, a in enumerate(group):
+        if i:  # the first starts from the start already
+            _restore(s, start)
         s.turn = turn
         _carry_out(s, a)
         ends.append(_numbers(s))
@@ -282,13 +293,26 @@ def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
 def _prepare(s: Battle, f: Fighter) -> Action:
     """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
     a = Action(f)
-    stunned = Ctx(holder=f, actor=f) if s.defs.has_hook(f, "act") else None
-    if stunned is None or not (hooks.fire(s, f, "act", stunned) and stunned.skip):
-        a.sword = next((w for w in f.swords if executable(s, f, w)), None)
+    if not (s.defs.has_hook(f, "act") and _skips(s, f)):
+        a.sword = _first_executable(s, f)
     if a.sword is not None:
         _decide_targets(s, a)
     _pay(s, a)
     return a
+
+
+def _skips(s: Battle, f: Fighter) -> bool:
+    """Return whether a state of f triggers at its action and makes it a skip (Stun)."""
+    stunned = Ctx(holder=f, actor=f)
+    return hooks.fire(s, f, "act", stunned) and stunned.skip
+
+
+def _first_executable(s: Battle, f: Fighter) -> Sword | None:
+    """Return the first sword f may execute now (None: a skip)."""
+    for w in f.swords:
+        if executable(s, f, w):
+            return w
+    return None
 
 
 def _next_sword(f: Fighter, w: Sword) -> Sword | None:
@@ -299,7 +323,7 @@ def _next_sword(f: Fighter, w: Sword) -> Sword | None:
 def _decide_targets(s: Battle, a: Action) -> None:
     assert a.sword is not None
     card = s.defs.cards[a.sword.card]
-    a.kind, traits = card.kind, s.defs.traits(card.kind)
+    a.kind, traits = card.kind, s.defs.card_traits[a.sword.card]
     a.whole = any(ench.whole for ench, _c, _a in s.defs.enchants(a.sword))
     if a.whole and s.watch is not None:
         for ench, _c, _a in s.defs.enchants(a.sword):
@@ -343,7 +367,7 @@ def _pay(s: Battle, a: Action) -> None:
             f.values[ench.cost_value] -= ench.cost(s, Ctx(actor=f, sword=w, params=args))
             if watch is not None:
                 watch(s, "enchantment", f, w, ench.name)
-    vanishing = [ench for ench, _c, _a in enchants if ench.vanishes]
+    vanishing = [ench for ench, _c, _a in enchants if ench.vanishes] if enchants else []
     if vanishing:
         f.swords = [x for x in f.swords if x is not w]
         s.say(f"  {w.card} vanishes")
@@ -356,13 +380,12 @@ def _carry_out(s: Battle, a: Action) -> None:
     if a.sword is None:
         return
     card = s.defs.cards[a.sword.card]
-    traits = s.defs.traits(card.kind)
+    traits = s.defs.card_traits[a.sword.card]
     targets: list[Any] = [a.target]
     if a.whole:
         targets = list(s.parties[1 - a.actor.side] if "targets enemies" in traits else s.parties[a.actor.side])
-    vanished = [x for x in (a.target, a.subtarget) if isinstance(x, Sword) and not fx.exists(s, x)]
     needs = "targets the next sword" in traits and a.target is None or card.subtarget and a.subtarget is None
-    if vanished or needs:
+    if _vanished(s, a.target) or _vanished(s, a.subtarget) or needs:
         s.say(f"  {card.name} has nothing to act on")
         return
     ctx = Ctx(actor=a.actor, sword=a.sword, subtarget=a.subtarget)
@@ -373,17 +396,21 @@ def _carry_out(s: Battle, a: Action) -> None:
     card.afterwards(s, ctx)
 
 
+def _vanished(s: Battle, x: Any) -> bool:
+    """Return whether x is a sword no list holds any more (a swordsman or None: no)."""
+    return isinstance(x, Sword) and not fx.exists(s, x)
+
+
 # ---------------------------------------------------------------- settlement and judges
 
 
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
-    for side in (0, 1):
-        for f in [x for x in s.parties[side] if x.values["hp"] <= 0]:
-            f.overkill = -f.hp
-            s.say(f"{s.label(f)} exits (overkill {f.overkill})")
-            s.parties[side].remove(f)
-            s.exited[side].append(f)
+    for f in [x for x in s.fighters() if x.values["hp"] <= 0]:  # party A's first, then B's
+        f.overkill = -f.hp
+        s.say(f"{s.label(f)} exits (overkill {f.overkill})")
+        s.parties[f.side].remove(f)
+        s.exited[f.side].append(f)
     if not s.parties[0] or not s.parties[1] or s.turn > s.defs.ruleset.last_turn:
         _judge(s, "settlement")
     return bool(s.result)

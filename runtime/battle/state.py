@@ -25,7 +25,9 @@ class Sword:
     given: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)  # name -> (stacks, args)
 
 
-@dataclass
+# eq=False: a swordsman is itself and no other (ids are unique), so finding one in a party (`in`, index,
+# remove) compares identities, not every field of each swordsman ahead of it
+@dataclass(eq=False)
 class Fighter:
     """A swordsman: values (stats, hp, mp, ap, reserve_ap), initial stats, states and swords."""
 
@@ -74,10 +76,9 @@ class Battle:
 
     def label(self, f: Fighter) -> str:
         """Return how the log names a swordsman: 'A1 Quorina' (side and place), or 'A- Quorina' once exited."""
-        # by identity: equality would compare every field of each swordsman ahead of f (ids are unique)
-        for i, x in enumerate(self.parties[f.side]):
-            if x is f:
-                return f"{SIDES[f.side]}{i + 1} {f.name}"
+        party = self.parties[f.side]
+        if f in party:
+            return f"{SIDES[f.side]}{party.index(f) + 1} {f.name}"
         return f"{SIDES[f.side]}- {f.name}"
 
     def say(self, text: str) -> None:
