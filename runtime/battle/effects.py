@@ -124,13 +124,14 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
         ctx.damage = value
         s.hits += 1
         _change(s, current, pool, -value, f"hit {s.label(current)} for {value}")
-        if ctx.sword is not None:
-            _riders(s, ctx, ctx.sword)
+        riders = s.defs.riders(ctx.sword) if ctx.sword is not None else ()
+        if riders:  # most swords have none
+            _riders(s, ctx, riders)
 
 
-def _riders(s: Battle, ctx: Ctx, sword: Sword) -> None:
-    """Run what each enchantment of the sword adds after a hit, once per stack."""
-    for ench, count, args in s.defs.enchants(sword):
+def _riders(s: Battle, ctx: Ctx, riders: tuple) -> None:
+    """Run what each enchantment of a sword adds after a hit, once per stack."""
+    for ench, count, args in riders:
         for _ in range(count):
             said = len(s.log)
             ench.after_hit(s, ctx.with_params(args))
@@ -140,8 +141,8 @@ def _riders(s: Battle, ctx: Ctx, sword: Sword) -> None:
 
 def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:
     before = f.values[name]
-    f.values[name] = before + delta
-    s.say(f"  {what} ({name} {before}→{f.values[name]})")
+    f.values[name] = after = before + delta
+    s.say(f"  {what} ({name} {before}→{after})")
     if name == "hp":
         hooks.check_death(s, f, before)
 

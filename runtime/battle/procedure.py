@@ -124,7 +124,7 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
         return False
     enchants = s.defs.enchants(w)
     if not enchants:  # most swords: the ruleset's launch turn, no condition, no cost
-        return max(0, s.defs.ruleset.launch_turn) <= s.turn and not (w is f.swords[-1] and _wants_next(s, w))
+        return s.defs.first_turn <= s.turn and not (w is f.swords[-1] and _wants_next(s, w))
     ctx = Ctx(actor=f, sword=w)  # one for every enchantment: launch turns, conditions and costs only read it
     if _launch(s, ctx, enchants) > s.turn or w is f.swords[-1] and _wants_next(s, w):
         return False
@@ -165,7 +165,8 @@ def holders(s: Battle) -> list[Fighter]:
     ctx = Ctx()  # one for every swordsman and key: a key only reads its subject
     for party in s.parties:  # nothing here changes the parties: no copy of them (s.fighters()) is needed
         for f in party:
-            if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
+            values = f.values  # AP, else reserve AP, and only then (rarely) the swords: cheapest first
+            if values["ap"] < 1 and (values["reserve_ap"] < 1 or _usable_ap(s, f) < 1):
                 continue
             ctx.subject = f
             key = tuple([fn(ruleset, s, ctx) for fn in keys])
