@@ -169,7 +169,9 @@ def holders(s: Battle) -> list[Fighter]:
             if values["ap"] < 1 and (values["reserve_ap"] < 1 or _usable_ap(s, f) < 1):
                 continue
             ctx.subject = f
-            key = tuple([fn(ruleset, s, ctx) for fn in keys])
+            key: tuple[Any, ...] = ()
+            for fn in keys:  # a loop, not a comprehension: no function built for each swordsman
+                key += (fn(ruleset, s, ctx),)
             if best is None or key > best:
                 best, out = key, [f]
             elif key == best:
@@ -311,7 +313,7 @@ def _skips(s: Battle, f: Fighter) -> bool:
 def _first_executable(s: Battle, f: Fighter) -> Sword | None:
     """Return the first sword f may execute now (None: a skip)."""
     for w in f.swords:
-        if executable(s, f, w):
+        if not w.used and executable(s, f, w):  # a used sword is passed over without asking
             return w
     return None
 
