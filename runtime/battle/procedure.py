@@ -266,25 +266,32 @@ def _together(s: Battle, group: list[Action]) -> None:
 def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     """Set each number to its start plus the sum of every action's change; judge deaths no action saw."""
     for f in s.fighters():
-        if f.id not in start:
+        before = start.get(f.id)
+        if before is None:  # built during the group: what happened to it stands
             continue
-        before = start[f.id]
-        if all(e[f.id] == before for e in ends) and min(before[1].values(), default=0) >= 0:
+        mine = [e[f.id] for e in ends]
+        # (count compares, as == does: every end is its own copy; no generator for each swordsman)
+        if mine.count(before) == len(mine) and min(before[1].values(), default=0) >= 0:
             continue  # no action changed its numbers: they are their start already, and nobody died
-        merged = [_summed(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
-        # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
-        # each saw it, since neither came first, and a state count stops at 0.
-        merged[1] = {k: max(0, count) for k, count in merged[1].items()}
-        if merged[0] != f.values or merged[1] != f.states:
-            s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
-        f.values, f.states = merged
-        if all(e[f.id][0]["hp"] > 0 for e in ends):
-            hooks.check_death(s, f, start[f.id][0]["hp"])
+        _merge_one(s, f, before, mine)
+
+
+def _merge_one(s: Battle, f: Fighter, before: tuple, mine: list[tuple]) -> None:
+    """Set f's numbers to their start plus each action's change to them; judge its death if no action saw it."""
+    merged = [_summed(before[part], [m[part] for m in mine]) for part in (0, 1)]
+    # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
+    # each saw it, since neither came first, and a state count stops at 0.
+    merged[1] = {k: max(0, count) for k, count in merged[1].items()}
+    if merged[0] != f.values or merged[1] != f.states:
+        s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
+    f.values, f.states = merged
+    if all(m[0]["hp"] > 0 for m in mine):
+        hooks.check_death(s, f, before[0]["hp"])
 
 
 def _summed(before: dict[str, int], ends: list[dict[str, int]]) -> dict[str, int]:
     """Return the numbers at their start plus every change (a copy of the start when nothing changed)."""
-    return dict(before) if all(e == before for e in ends) else added(before, ends)
+    return dict(before) if ends.count(before) == len(ends) else added(before, ends)
 
 
 def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
