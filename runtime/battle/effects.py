@@ -113,9 +113,12 @@ def has_class(s: Battle, objs: list, klass: str) -> bool:
 def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tuple[str, ...]) -> None:
     """Carry out one attack hit on each target: Reflect, then the amount, Guard and the damage (§5, §8)."""
     for target in targets:
-        current = hooks.reflect(s, ctx, target, ignoring)
+        # most targets hold no state at all: no Reflect or Guard to ask (each asks a hook table)
+        calm = isinstance(target, Fighter) and not target.states
+        current = target if calm else hooks.reflect(s, ctx, target, ignoring)
         ctx.target = current
-        value = hooks.guard(s, current, bounded(s, amount(s, ctx)), ignoring)
+        value = bounded(s, amount(s, ctx))
+        value = value if calm else hooks.guard(s, current, value, ignoring)
         if value < 0 and s.options.get("negative_damage") == "heals":
             recover(s, ctx, [current], -value, pool)
             ctx.damage = 0

@@ -7,6 +7,7 @@ nothing is random: a battle is a function of the two parties and the options.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from runtime.battle import effects as fx
@@ -217,7 +218,7 @@ def process(s: Battle, who: list[Fighter]) -> None:
         rank = seen.get((a.actor.side, a.kind), 0)
         seen[(a.actor.side, a.kind)] = rank + 1
         ranked.append(((rank_of[a.kind], rank), a.actor.side, a))
-    ranked.sort(key=lambda r: (r[0], r[1]))
+    ranked.sort(key=itemgetter(0, 1))
     for key in sorted({r[0] for r in ranked}):
         group = [a for k, _side, a in ranked if k == key]
         if len(group) == 1:
@@ -303,7 +304,7 @@ def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
 def _prepare(s: Battle, f: Fighter) -> Action:
     """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
     a = Action(f)
-    if not (s.defs.has_hook(f, "act") and _skips(s, f)):
+    if not (f.states and s.defs.has_hook(f, "act") and _skips(s, f)):  # most hold no state at all
         a.sword = _first_executable(s, f)
     if a.sword is not None:
         _decide_targets(s, a)
@@ -334,9 +335,10 @@ def _decide_targets(s: Battle, a: Action) -> None:
     assert a.sword is not None
     card = s.defs.cards[a.sword.card]
     a.kind, traits = card.kind, s.defs.card_traits[a.sword.card]
-    a.whole = any(ench.whole for ench, _c, _a in s.defs.enchants(a.sword))
+    enchants = s.defs.enchants(a.sword)
+    a.whole = bool(enchants) and any(ench.whole for ench, _c, _a in enchants)
     if a.whole and s.watch is not None:
-        for ench, _c, _a in s.defs.enchants(a.sword):
+        for ench, _c, _a in enchants:
             if ench.whole:
                 s.watch(s, "enchantment", a.actor, a.sword, ench.name)
     if "targets the next sword" in traits:
@@ -363,8 +365,8 @@ def _single_attack_target(s: Battle, actor: Fighter) -> Fighter | None:
 def _pay(s: Battle, a: Action) -> None:
     f, w = a.actor, a.sword
     pool = "ap" if f.values["ap"] >= 1 else "reserve_ap"
-    f.values[pool] -= 1
-    s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {f.values[pool] + 1}→{f.values[pool]})")
+    f.values[pool] = left = f.values[pool] - 1
+    s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {left + 1}→{left})")
     watch = s.watch
     if watch is not None:
         watch(s, "acts", f, w, w.card if w else "")
@@ -395,7 +397,7 @@ def _carry_out(s: Battle, a: Action) -> None:
     if a.whole:
         targets = list(s.parties[1 - a.actor.side] if "targets enemies" in traits else s.parties[a.actor.side])
     needs = "targets the next sword" in traits and a.target is None or card.subtarget and a.subtarget is None
-    if _vanished(s, a.target) or _vanished(s, a.subtarget) or needs:
+    if needs or _vanished(s, a):
         s.say(f"  {card.name} has nothing to act on")
         return
     ctx = Ctx(actor=a.actor, sword=a.sword, subtarget=a.subtarget)
@@ -406,9 +408,12 @@ def _carry_out(s: Battle, a: Action) -> None:
     card.afterwards(s, ctx)
 
 
-def _vanished(s: Battle, x: Any) -> bool:
-    """Return whether x is a sword no list holds any more (a swordsman or None: no)."""
-    return isinstance(x, Sword) and not fx.exists(s, x)
+def _vanished(s: Battle, a: Action) -> bool:
+    """Return whether the target or sub-target is a sword no list holds any more (a swordsman or None: no)."""
+    for x in (a.target, a.subtarget):
+        if isinstance(x, Sword) and not fx.exists(s, x):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- settlement and judges
@@ -416,7 +421,7 @@ def _vanished(s: Battle, x: Any) -> bool:
 
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
-    for f in [x for x in s.fighters() if x.values["hp"] <= 0]:  # party A's first, then B's
+    for f in [x for x in s.parties[0] + s.parties[1] if x.values["hp"] <= 0]:  # party A's first, then B's
         f.overkill = -f.hp
         s.say(f"{s.label(f)} exits (overkill {f.overkill})")
         s.parties[f.side].remove(f)
