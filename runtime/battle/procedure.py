@@ -126,7 +126,8 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
     enchants = s.defs.enchants(w)
     if not enchants:  # most swords: the ruleset's launch turn, no condition, no cost
         return s.defs.first_turn <= s.turn and not (w is f.swords[-1] and _wants_next(s, w))
-    ctx = Ctx(actor=f, sword=w)  # one for every enchantment: launch turns, conditions and costs only read it
+    ctx = s.probe  # launch turns, conditions and costs only read it; each check sets what they read
+    ctx.actor, ctx.sword = f, w
     if _launch(s, ctx, enchants) > s.turn or w is f.swords[-1] and _wants_next(s, w):
         return False
     for ench, _count, args in enchants:
@@ -163,7 +164,7 @@ def holders(s: Battle) -> list[Fighter]:
     keys = ruleset.action_right
     best: tuple[Any, ...] | None = None
     out: list[Fighter] = []
-    ctx = Ctx()  # one for every swordsman and key: a key only reads its subject
+    ctx = s.asking  # a key only reads it; each swordsman sets its subject
     for party in s.parties:  # nothing here changes the parties: no copy of them (s.fighters()) is needed
         for f in party:
             values = f.values  # AP, else reserve AP, and only then (rarely) the swords: cheapest first
