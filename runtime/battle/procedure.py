@@ -125,7 +125,7 @@ def executable(s: Battle, f: Fighter, w: Sword) -> bool:
         return False
     enchants = s.defs.enchants(w)
     if not enchants:  # most swords: the ruleset's launch turn, no condition, no cost
-        return s.defs.first_turn <= s.turn and not (w is f.swords[-1] and _wants_next(s, w))
+        return s.defs.first_turn <= s.turn and (w is not f.swords[-1] or not _wants_next(s, w))
     ctx = s.probe  # launch turns, conditions and costs only read it; each check sets what they read
     ctx.actor, ctx.sword = f, w
     if _launch(s, ctx, enchants) > s.turn or w is f.swords[-1] and _wants_next(s, w):
@@ -356,7 +356,7 @@ def _single_attack_target(s: Battle, actor: Fighter) -> Fighter | None:
     """Return the enemy front, or the front-most enemy whose state takes single attacks (Taunt)."""
     enemies = s.parties[1 - actor.side]
     for f in enemies:
-        if s.defs.has_hook(f, "chosen"):
+        if f.states and s.defs.has_hook(f, "chosen"):  # most hold no state at all
             hook = Ctx(actor=actor)
             hooks.fire(s, f, "chosen", hook)
             return hook.redirect_to or (enemies[0] if enemies else None)

@@ -104,10 +104,10 @@ class Battle:
 
     def label(self, f: Fighter) -> str:
         """Return how the log names a swordsman: 'A1 Quorina' (side and place), or 'A- Quorina' once exited."""
-        party = self.parties[f.side]
-        if f in party:
-            return f"{SIDES[f.side]}{party.index(f) + 1} {f.name}"
-        return f"{SIDES[f.side]}- {f.name}"
+        try:  # by identity (Fighter compares as itself): one pass over the party
+            return f"{SIDES[f.side]}{self.parties[f.side].index(f) + 1} {f.name}"
+        except ValueError:  # exited: in no party any more
+            return f"{SIDES[f.side]}- {f.name}"
 
     def say(self, text: str) -> None:
         self.log.append(f"T{self.turn} {text}")
