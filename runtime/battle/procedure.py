@@ -7,6 +7,7 @@ nothing is random: a battle is a function of the two parties and the options.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
@@ -211,7 +212,17 @@ def process(s: Battle, who: list[Fighter]) -> None:
     if len(who) == 1:  # most processings: one holder, nothing to order
         _carry_out(s, _prepare(s, who[0]))
         return
-    actions = [_prepare(s, f) for f in who]
+    # sorted by (priority, rank), so each group of equal ones is a run: groups in order, sides in order within
+    for _key, run in groupby(_ranked(s, [_prepare(s, f) for f in who]), key=itemgetter(0)):
+        group = [a for _k, _side, a in run]
+        if len(group) == 1:
+            _carry_out(s, group[0])
+        else:
+            _together(s, group)
+
+
+def _ranked(s: Battle, actions: list[Action]) -> list[tuple[tuple[int, int], int, Action]]:
+    """Return ((type priority, rank), side, action) for each action, in the order they are carried out."""
     rank_of = s.defs.type_rank
     ranked = []
     seen: dict[tuple[int, str], int] = {}  # (side, type) -> how many of its actions came before (the rank)
@@ -220,12 +231,7 @@ def process(s: Battle, who: list[Fighter]) -> None:
         seen[(a.actor.side, a.kind)] = rank + 1
         ranked.append(((rank_of[a.kind], rank), a.actor.side, a))
     ranked.sort(key=itemgetter(0, 1))
-    for key in sorted({r[0] for r in ranked}):
-        group = [a for k, _side, a in ranked if k == key]
-        if len(group) == 1:
-            _carry_out(s, group[0])
-        else:
-            _together(s, group)
+    return ranked
 
 
 def _numbers(s: Battle) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
