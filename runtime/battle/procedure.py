@@ -428,11 +428,13 @@ def _vanished(s: Battle, a: Action) -> bool:
 
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
-    for f in [x for x in s.parties[0] + s.parties[1] if x.values["hp"] <= 0]:  # party A's first, then B's
-        f.overkill = -f.hp
-        s.say(f"{s.label(f)} exits (overkill {f.overkill})")
-        s.parties[f.side].remove(f)
-        s.exited[f.side].append(f)
+    for party in s.parties:  # party A's first, then B's, front to back
+        for f in list(party):  # a copy: the dead leave the party as they are found
+            if f.values["hp"] <= 0:
+                f.overkill = -f.hp
+                s.say(f"{s.label(f)} exits (overkill {f.overkill})")
+                s.parties[f.side].remove(f)
+                s.exited[f.side].append(f)
     if not s.parties[0] or not s.parties[1] or s.turn > s.defs.ruleset.last_turn:
         _judge(s, "settlement")
     return bool(s.result)
