@@ -17,8 +17,13 @@ from runtime.state import Ctx, State
 
 def added(before: dict, ends: list[dict]) -> dict:
     """Return each number at its start plus each end's change to it (new keys after, in name order)."""
-    keys = list(before) + sorted({k for e in ends for k in e} - set(before))
-    return {k: before.get(k, 0) + sum(e.get(k, 0) - before.get(k, 0) for e in ends) for k in keys}
+    out = {}
+    for k in list(before) + sorted({k for e in ends for k in e} - set(before)):
+        start, change = before.get(k, 0), 0
+        for e in ends:  # loops, not a generator for each number: groups add up at every tie
+            change += e.get(k, 0) - start
+        out[k] = start + change
+    return out
 
 
 def tasks(group: list[Ctx]) -> list[list]:

@@ -15,7 +15,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from runtime.battle import effects, invariants
 from runtime.battle.rules import Rules, load_rules
-from runtime.battle.state import Battle, Ctx
+from runtime.battle.state import Battle, Ctx, Fighter
 from tools.battle import fuzz
 from tools.battle.fuzz import random_party, violations
 from tools.battle.play import battle, budget_of, read_party
@@ -202,3 +202,45 @@ def test_a_swords_enchantments_are_its_printed_ones_then_the_given_ones_by_name(
     given = [(rules.enchantments["Delayed"], 2, (3,)), (rules.enchantments["WholeIze"], 1, ())]
     assert list(rules.enchants(sword)) == printed + given
     assert list(rules.enchants(Sword(2, card))) == printed
+
+
+def test_the_riders_of_a_sword_are_the_enchantments_that_may_act_after_a_hit(rules: Rules) -> None:
+    from runtime.battle.state import Sword
+
+    assert rules.cards["Swift Sword"].keywords == (("Fast", ()), ("Limited", ()))  # neither acts after a hit
+    assert rules.riders(Sword(1, "Swift Sword")) == ()
+    given = Sword(2, "Swift Sword", given={"StunGiving": (2, ()), "WholeIze": (1, ())})
+    assert rules.riders(given) == ((rules.enchantments["StunGiving"], 2, ()),)
+
+
+def test_an_enchantment_that_is_no_compiled_class_always_counts_as_a_rider(rules: Rules) -> None:
+    from runtime.battle.state import Sword
+
+    class Interpreted:  # as compiler/interpret_battle.py gives them: instances of its own class
+        name = "Fast"
+
+        def after_hit(self, s: object, ctx: object) -> None:
+            """Do nothing (what it does is not known without running it)."""
+
+    fast = Interpreted()
+    other = Rules(rules.ruleset, dict(rules.cards), dict(rules.statuses), {**rules.enchantments, "Fast": fast})
+    assert other.riders(Sword(1, "Swift Sword")) == ((fast, 1, ()),)
+
+
+def test_a_label_names_the_swordsman_itself_even_beside_an_equal_one(rules: Rules) -> None:
+    s = Battle(rules, {})
+    twin = effects.make_fighter(s, "Twin", 0, {"max_hp": 5, "atk": 1, "def": 1, "spd": 1}, ())
+    copy = Fighter(twin.id, twin.name, twin.side, dict(twin.values), dict(twin.initial))  # equal field by field
+    s.parties[0] += [copy, twin]
+    assert [s.label(copy), s.label(twin)] == ["A1 Twin", "A2 Twin"]
+    s.parties[0].remove(twin)
+    assert (s.parties[0], s.label(twin)) == ([copy], "A- Twin")
+
+
+def test_the_numbers_of_super_simultaneous_actions_add_up_in_their_order() -> None:
+    from runtime.simultaneous import added
+
+    before = {"hp": 10, "ap": 2, "mp": 0}
+    ends = [{"hp": 7, "ap": 2, "mp": 0, "Stun": 1}, {"hp": 12, "ap": 1, "mp": 0, "Guard": 2}]
+    assert list(added(before, ends).items()) == [("hp", 9), ("ap", 1), ("mp", 0), ("Guard", 2), ("Stun", 1)]
+    assert added(before, [dict(before), dict(before)]) == before

@@ -7,6 +7,7 @@ these primitives (runtime/battle/hooks.py): Reflect and Guard inside a hit, revi
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from runtime.battle import hooks
@@ -14,6 +15,9 @@ from runtime.battle.state import Battle, Ctx, Fighter, Sword
 from runtime.effects import bounded
 
 MAX_EXPONENT = 64  # '2 ^ turn number' stays a number a log line can print
+# what ref's words read from a context (a table built once: ref runs for every amount of every hit)
+REFS = {"target": attrgetter("target"), "actor": attrgetter("actor"), "subtarget": attrgetter("subtarget"),
+        "sender": attrgetter("sender"), "this sword": attrgetter("sword")}
 
 
 # ---------------------------------------------------------------- objects
@@ -28,8 +32,7 @@ def exists(s: Battle, x: Any) -> bool:
 
 def ref(s: Battle, ctx: Ctx, word: str) -> list:
     """Return 'the target', 'the actor', 'the subtarget', 'the sender' or 'this sword', if it still exists."""
-    found = {"target": ctx.target, "actor": ctx.actor, "subtarget": ctx.subtarget, "sender": ctx.sender,
-             "this sword": ctx.sword}[word]
+    found = REFS[word](ctx)
     return [found] if found is not None and (isinstance(found, Fighter) or exists(s, found)) else []
 
 
@@ -110,9 +113,12 @@ def has_class(s: Battle, objs: list, klass: str) -> bool:
 def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tuple[str, ...]) -> None:
     """Carry out one attack hit on each target: Reflect, then the amount, Guard and the damage (§5, §8)."""
     for target in targets:
-        current = hooks.reflect(s, ctx, target, ignoring)
+        # most targets hold no state at all: no Reflect or Guard to ask (each asks a hook table)
+        calm = isinstance(target, Fighter) and not target.states
+        current = target if calm else hooks.reflect(s, ctx, target, ignoring)
         ctx.target = current
-        value = hooks.guard(s, current, bounded(s, amount(s, ctx)), ignoring)
+        value = bounded(s, amount(s, ctx))
+        value = value if calm else hooks.guard(s, current, value, ignoring)
         if value < 0 and s.options.get("negative_damage") == "heals":
             recover(s, ctx, [current], -value, pool)
             ctx.damage = 0
@@ -121,18 +127,25 @@ def hit(s: Battle, ctx: Ctx, targets: list, amount: Any, pool: str, ignoring: tu
         ctx.damage = value
         s.hits += 1
         _change(s, current, pool, -value, f"hit {s.label(current)} for {value}")
-        for ench, count, args in s.defs.enchants(ctx.sword) if ctx.sword is not None else ():
-            for _ in range(count):
-                said = len(s.log)
-                ench.after_hit(s, ctx.with_params(args))
-                if s.watch is not None and len(s.log) > said:  # a rider acted (what it did is logged)
-                    s.watch(s, "enchantment", ctx.actor, ctx.sword, ench.name)
+        riders = s.defs.riders(ctx.sword) if ctx.sword is not None else ()
+        if riders:  # most swords have none
+            _riders(s, ctx, riders)
+
+
+def _riders(s: Battle, ctx: Ctx, riders: tuple) -> None:
+    """Run what each enchantment of a sword adds after a hit, once per stack."""
+    for ench, count, args in riders:
+        for _ in range(count):
+            said = len(s.log)
+            ench.after_hit(s, ctx.with_params(args))
+            if s.watch is not None and len(s.log) > said:  # a rider acted (what it did is logged)
+                s.watch(s, "enchantment", ctx.actor, ctx.sword, ench.name)
 
 
 def _change(s: Battle, f: Fighter, name: str, delta: int, what: str) -> None:
     before = f.values[name]
-    f.values[name] = before + delta
-    s.say(f"  {what} ({name} {before}→{f.values[name]})")
+    f.values[name] = after = before + delta
+    s.say(f"  {what} ({name} {before}→{after})")
     if name == "hp":
         hooks.check_death(s, f, before)
 

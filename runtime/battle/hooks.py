@@ -50,7 +50,7 @@ def guard(s: Battle, f: Fighter, amount: int, ignoring: tuple[str, ...]) -> int:
 
 def check_death(s: Battle, f: Fighter, before: int) -> None:
     """Let a revival state act when f has just died (never inside turn 0, §6, §15.2 fact 9)."""
-    if before > 0 >= f.hp and not s.turn_zero:
+    if before > 0 >= f.values["hp"] and not s.turn_zero:
         fire(s, f, "dead", Ctx(holder=f))
 
 

@@ -7,11 +7,14 @@ nothing is random: a battle is a function of the two parties and the options.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from runtime.battle import effects as fx
 from runtime.battle import hooks
 from runtime.battle.parties import SwordsmanSpec
+from runtime.battle.right import executable, holders
 from runtime.battle.rules import Rules
 from runtime.battle.state import SIDES, Battle, Ctx, Fighter, Sword
 from runtime.simultaneous import added
@@ -89,81 +92,14 @@ def play_turn(s: Battle) -> None:
 
 def action_count(s: Battle) -> None:
     """Give each swordsman AP equal to its SPD (Sleep replaces this) and, by option, unuse its swords."""
+    each_turn = s.options.get("used_swords", "reset_each_turn") == "reset_each_turn"
     for f in s.fighters():
-        if not hooks.fire(s, f, "get_ap", Ctx(holder=f)):
+        # has_hook first: fire would find no state to trigger, and its context would be built for nothing
+        if not (s.defs.has_hook(f, "get_ap") and hooks.fire(s, f, "get_ap", Ctx(holder=f))):
             f.values["ap"] = f.values["spd"]
-        reset = s.options.get("used_swords", "reset_each_turn") == "reset_each_turn" or all(w.used for w in f.swords)
-        for w in f.swords if reset else ():
-            w.used = False
-
-
-# ---------------------------------------------------------------- executability and the action right
-
-
-def launch_turn(s: Battle, f: Fighter, w: Sword) -> int:
-    """Return the turn a sword launches from: its launch keyword (or the default), shifted by Early/Late."""
-    return _launch(s, f, w, s.defs.enchants(w))
-
-
-def _launch(s: Battle, f: Fighter, w: Sword, enchants: tuple) -> int:
-    """Return launch_turn(s, f, w), given the sword's enchantments."""
-    if not enchants:  # most swords: the ruleset's launch turn
-        return max(0, s.defs.ruleset.launch_turn)
-    base, shift = None, 0
-    for ench, count, args in enchants:
-        shift += ench.shift * count
-        turn = ench.launch_turn(s, Ctx(actor=f, sword=w, params=args))
-        base = turn if base is None and turn is not None else base
-    return max(0, (s.defs.ruleset.launch_turn if base is None else base) + shift)
-
-
-def executable(s: Battle, f: Fighter, w: Sword) -> bool:
-    """Return whether f may execute w now: unused, launched, every enchantment's condition, its costs."""
-    if w.used:
-        return False
-    enchants = s.defs.enchants(w)
-    if _launch(s, f, w, enchants) > s.turn:
-        return False
-    if w is f.swords[-1] and s.options.get("no_next_sword") == "not_executable":
-        card = s.defs.cards[w.card]
-        if card.subtarget or "targets the next sword" in s.defs.traits(card.kind):
-            return False
-    for ench, _count, args in enchants:
-        ctx = Ctx(actor=f, sword=w, params=args)
-        if not ench.executable(s, ctx) or (ench.cost_value and f.values[ench.cost_value] < ench.cost(s, ctx)):
-            return False
-    return True
-
-
-def _usable_ap(s: Battle, f: Fighter) -> int:
-    """Return f's AP, or its reserve AP at AP 0 if it has an executable sword or a would-act state (§7.1)."""
-    values = f.values
-    if values["ap"] >= 1:
-        return values["ap"]
-    # Without reserve AP nothing is usable whatever the swords say (and asking them is most of the cost).
-    if values["reserve_ap"] < 1:
-        return 0
-    if s.defs.has_hook(f, "act") or any(executable(s, f, w) for w in f.swords):
-        return values["reserve_ap"]
-    return 0
-
-
-def holders(s: Battle) -> list[Fighter]:
-    """Return who holds the action right: the highest key among those with usable AP; ties all hold it."""
-    ruleset = s.defs.ruleset
-    keys = ruleset.action_right
-    best: tuple[Any, ...] | None = None
-    out: list[Fighter] = []
-    for f in s.fighters():
-        if f.values["ap"] < 1 and _usable_ap(s, f) < 1:
-            continue
-        ctx = Ctx(subject=f)  # one for every key: a key only reads it
-        key = tuple([fn(ruleset, s, ctx) for fn in keys])
-        if best is None or key > best:
-            best, out = key, [f]
-        elif key == best:
-            out.append(f)
-    return out
+        if each_turn or all(w.used for w in f.swords):
+            for w in f.swords:
+                w.used = False
 
 
 # ---------------------------------------------------------------- one action processing
@@ -193,24 +129,29 @@ def act(s: Battle) -> bool:
 def process(s: Battle, who: list[Fighter]) -> None:
     """Steps 1-4 for every holder, then every effect by type priority and rank (§7.2, §7.4)."""
     s.actions += 1
-    actions = [_prepare(s, f) for f in who]
-    if len(actions) == 1:
-        _carry_out(s, actions[0])
+    if len(who) == 1:  # most processings: one holder, nothing to order
+        _carry_out(s, _prepare(s, who[0]))
         return
-    priority = s.defs.ruleset.type_priority
+    # sorted by (priority, rank), so each group of equal ones is a run: groups in order, sides in order within
+    for _key, run in groupby(_ranked(s, [_prepare(s, f) for f in who]), key=itemgetter(0)):
+        group = [a for _k, _side, a in run]
+        if len(group) == 1:
+            _carry_out(s, group[0])
+        else:
+            _together(s, group)
+
+
+def _ranked(s: Battle, actions: list[Action]) -> list[tuple[tuple[int, int], int, Action]]:
+    """Return ((type priority, rank), side, action) for each action, in the order they are carried out."""
+    rank_of = s.defs.type_rank
     ranked = []
     seen: dict[tuple[int, str], int] = {}  # (side, type) -> how many of its actions came before (the rank)
     for a in actions:
         rank = seen.get((a.actor.side, a.kind), 0)
         seen[(a.actor.side, a.kind)] = rank + 1
-        ranked.append(((priority.index(a.kind), rank), a.actor.side, a))
-    ranked.sort(key=lambda r: (r[0], r[1]))
-    for key in sorted({r[0] for r in ranked}):
-        group = [a for k, _side, a in ranked if k == key]
-        if len(group) == 1:
-            _carry_out(s, group[0])
-        else:
-            _together(s, group)
+        ranked.append(((rank_of[a.kind], rank), a.actor.side, a))
+    ranked.sort(key=itemgetter(0, 1))
+    return ranked
 
 
 def _numbers(s: Battle) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
@@ -236,8 +177,9 @@ def _together(s: Battle, group: list[Action]) -> None:
     start, turn = _numbers(s), s.turn
     s.frozen_swords = {w.id for f in s.fighters() for w in f.swords}
     ends, turns = [], []
-    for a in group:
-        _restore(s, start)
+    for i, a in enumerate(group):
+        if i:  # the first starts from the start already
+            _restore(s, start)
         s.turn = turn
         _carry_out(s, a)
         ends.append(_numbers(s))
@@ -252,25 +194,32 @@ def _together(s: Battle, group: list[Action]) -> None:
 def _merge(s: Battle, start: dict, ends: list[dict]) -> None:
     """Set each number to its start plus the sum of every action's change; judge deaths no action saw."""
     for f in s.fighters():
-        if f.id not in start:
+        before = start.get(f.id)
+        if before is None:  # built during the group: what happened to it stands
             continue
-        before = start[f.id]
-        if all(e[f.id] == before for e in ends) and min(before[1].values(), default=0) >= 0:
+        mine = [e[f.id] for e in ends]
+        # (count compares, as == does: every end is its own copy; no generator for each swordsman)
+        if mine.count(before) == len(mine) and min(before[1].values(), default=0) >= 0:
             continue  # no action changed its numbers: they are their start already, and nobody died
-        merged = [_summed(start[f.id][part], [e[f.id][part] for e in ends]) for part in (0, 1)]
-        # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
-        # each saw it, since neither came first, and a state count stops at 0.
-        merged[1] = {k: max(0, count) for k, count in merged[1].items()}
-        if merged[0] != f.values or merged[1] != f.states:
-            s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
-        f.values, f.states = merged
-        if all(e[f.id][0]["hp"] > 0 for e in ends):
-            hooks.check_death(s, f, start[f.id][0]["hp"])
+        _merge_one(s, f, before, mine)
+
+
+def _merge_one(s: Battle, f: Fighter, before: tuple, mine: list[tuple]) -> None:
+    """Set f's numbers to their start plus each action's change to them; judge its death if no action saw it."""
+    merged = [_summed(before[part], [m[part] for m in mine]) for part in (0, 1)]
+    # Both actions may consume the same last stack of a state (two Reflects sending two attacks back):
+    # each saw it, since neither came first, and a state count stops at 0.
+    merged[1] = {k: max(0, count) for k, count in merged[1].items()}
+    if merged[0] != f.values or merged[1] != f.states:
+        s.say(f"  the changes add up: {s.label(f)} " + _changes(f, merged))
+    f.values, f.states = merged
+    if all(m[0]["hp"] > 0 for m in mine):
+        hooks.check_death(s, f, before[0]["hp"])
 
 
 def _summed(before: dict[str, int], ends: list[dict[str, int]]) -> dict[str, int]:
     """Return the numbers at their start plus every change (a copy of the start when nothing changed)."""
-    return dict(before) if all(e == before for e in ends) else added(before, ends)
+    return dict(before) if ends.count(before) == len(ends) else added(before, ends)
 
 
 def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
@@ -282,13 +231,26 @@ def _changes(f: Fighter, merged: list[dict[str, int]]) -> str:
 def _prepare(s: Battle, f: Fighter) -> Action:
     """Steps 1-4: decide the sword (or a skip), the target and sub-target, then pay."""
     a = Action(f)
-    stunned = Ctx(holder=f, actor=f) if s.defs.has_hook(f, "act") else None
-    if stunned is None or not (hooks.fire(s, f, "act", stunned) and stunned.skip):
-        a.sword = next((w for w in f.swords if executable(s, f, w)), None)
+    if not (f.states and s.defs.has_hook(f, "act") and _skips(s, f)):  # most hold no state at all
+        a.sword = _first_executable(s, f)
     if a.sword is not None:
         _decide_targets(s, a)
     _pay(s, a)
     return a
+
+
+def _skips(s: Battle, f: Fighter) -> bool:
+    """Return whether a state of f triggers at its action and makes it a skip (Stun)."""
+    stunned = Ctx(holder=f, actor=f)
+    return hooks.fire(s, f, "act", stunned) and stunned.skip
+
+
+def _first_executable(s: Battle, f: Fighter) -> Sword | None:
+    """Return the first sword f may execute now (None: a skip)."""
+    for w in f.swords:
+        if not w.used and executable(s, f, w):  # a used sword is passed over without asking
+            return w
+    return None
 
 
 def _next_sword(f: Fighter, w: Sword) -> Sword | None:
@@ -299,10 +261,11 @@ def _next_sword(f: Fighter, w: Sword) -> Sword | None:
 def _decide_targets(s: Battle, a: Action) -> None:
     assert a.sword is not None
     card = s.defs.cards[a.sword.card]
-    a.kind, traits = card.kind, s.defs.traits(card.kind)
-    a.whole = any(ench.whole for ench, _c, _a in s.defs.enchants(a.sword))
+    a.kind, traits = card.kind, s.defs.card_traits[a.sword.card]
+    enchants = s.defs.enchants(a.sword)
+    a.whole = bool(enchants) and any(ench.whole for ench, _c, _a in enchants)
     if a.whole and s.watch is not None:
-        for ench, _c, _a in s.defs.enchants(a.sword):
+        for ench, _c, _a in enchants:
             if ench.whole:
                 s.watch(s, "enchantment", a.actor, a.sword, ench.name)
     if "targets the next sword" in traits:
@@ -319,7 +282,7 @@ def _single_attack_target(s: Battle, actor: Fighter) -> Fighter | None:
     """Return the enemy front, or the front-most enemy whose state takes single attacks (Taunt)."""
     enemies = s.parties[1 - actor.side]
     for f in enemies:
-        if s.defs.has_hook(f, "chosen"):
+        if f.states and s.defs.has_hook(f, "chosen"):  # most hold no state at all
             hook = Ctx(actor=actor)
             hooks.fire(s, f, "chosen", hook)
             return hook.redirect_to or (enemies[0] if enemies else None)
@@ -329,8 +292,8 @@ def _single_attack_target(s: Battle, actor: Fighter) -> Fighter | None:
 def _pay(s: Battle, a: Action) -> None:
     f, w = a.actor, a.sword
     pool = "ap" if f.values["ap"] >= 1 else "reserve_ap"
-    f.values[pool] -= 1
-    s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {f.values[pool] + 1}→{f.values[pool]})")
+    f.values[pool] = left = f.values[pool] - 1
+    s.say(f"{s.label(f)} acts: {w.card if w else 'skip'} ({pool} {left + 1}→{left})")
     watch = s.watch
     if watch is not None:
         watch(s, "acts", f, w, w.card if w else "")
@@ -343,7 +306,7 @@ def _pay(s: Battle, a: Action) -> None:
             f.values[ench.cost_value] -= ench.cost(s, Ctx(actor=f, sword=w, params=args))
             if watch is not None:
                 watch(s, "enchantment", f, w, ench.name)
-    vanishing = [ench for ench, _c, _a in enchants if ench.vanishes]
+    vanishing = [ench for ench, _c, _a in enchants if ench.vanishes] if enchants else []
     if vanishing:
         f.swords = [x for x in f.swords if x is not w]
         s.say(f"  {w.card} vanishes")
@@ -356,13 +319,12 @@ def _carry_out(s: Battle, a: Action) -> None:
     if a.sword is None:
         return
     card = s.defs.cards[a.sword.card]
-    traits = s.defs.traits(card.kind)
+    traits = s.defs.card_traits[a.sword.card]
     targets: list[Any] = [a.target]
     if a.whole:
         targets = list(s.parties[1 - a.actor.side] if "targets enemies" in traits else s.parties[a.actor.side])
-    vanished = [x for x in (a.target, a.subtarget) if isinstance(x, Sword) and not fx.exists(s, x)]
     needs = "targets the next sword" in traits and a.target is None or card.subtarget and a.subtarget is None
-    if vanished or needs:
+    if needs or _vanished(s, a):
         s.say(f"  {card.name} has nothing to act on")
         return
     ctx = Ctx(actor=a.actor, sword=a.sword, subtarget=a.subtarget)
@@ -373,17 +335,26 @@ def _carry_out(s: Battle, a: Action) -> None:
     card.afterwards(s, ctx)
 
 
+def _vanished(s: Battle, a: Action) -> bool:
+    """Return whether the target or sub-target is a sword no list holds any more (a swordsman or None: no)."""
+    for x in (a.target, a.subtarget):
+        if isinstance(x, Sword) and not fx.exists(s, x):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- settlement and judges
 
 
 def settle(s: Battle) -> bool:
     """Event settlement: the dead exit and the rows close up; return whether the battle ended (§6, §9)."""
-    for side in (0, 1):
-        for f in [x for x in s.parties[side] if x.values["hp"] <= 0]:
-            f.overkill = -f.hp
-            s.say(f"{s.label(f)} exits (overkill {f.overkill})")
-            s.parties[side].remove(f)
-            s.exited[side].append(f)
+    for party in s.parties:  # party A's first, then B's, front to back
+        for f in list(party):  # a copy: the dead leave the party as they are found
+            if f.values["hp"] <= 0:
+                f.overkill = -f.hp
+                s.say(f"{s.label(f)} exits (overkill {f.overkill})")
+                s.parties[f.side].remove(f)
+                s.exited[f.side].append(f)
     if not s.parties[0] or not s.parties[1] or s.turn > s.defs.ruleset.last_turn:
         _judge(s, "settlement")
     return bool(s.result)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.battle.state import Fighter, Sword
+from runtime.defs import EnchantmentDef
 from runtime.folder_recovery import restore_package
 
 
@@ -17,6 +18,11 @@ def _file_order(where: str) -> tuple[str, int]:
 
 def _instance(definition: Any) -> Any:
     return definition() if isinstance(definition, type) else definition
+
+
+def _rides(ench: Any) -> bool:
+    """Return whether an enchantment may do something after a hit: a compiled one defines after_hit then."""
+    return not isinstance(ench, EnchantmentDef) or type(ench).after_hit is not EnchantmentDef.after_hit
 
 
 @dataclass
@@ -35,6 +41,16 @@ class Rules:
     # card -> (enchantment, 1, args) of its printed keywords (read at every executability check)
     printed: dict[str, tuple[tuple[Any, int, tuple[int, ...]], ...]] = field(default_factory=dict, init=False,
                                                                                repr=False)
+    # card -> the printed (enchantment, 1, args) that may act after a hit (every hit asks; most have none)
+    printed_riders: dict[str, tuple[tuple[Any, int, tuple[int, ...]], ...]] = field(default_factory=dict,
+                                                                                     init=False, repr=False)
+    # battle step -> the names of the states with a hook for it (has_hook asks at every action and hit)
+    hook_names: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
+    first_turn: int = field(default=0, init=False, repr=False)  # the launch turn of a sword with no enchantment
+    # card -> the traits of its kind (read at every action: what it targets)
+    card_traits: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
+    # sword type -> its place in the type priority (the order of simultaneous actions)
+    type_rank: dict[str, int] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # the registry holds classes; their methods (effects, hooks, launch turns) want instances (the
@@ -46,9 +62,15 @@ class Rules:
         steps = sorted({step for st in self.statuses.values() for step in st.hooks})
         self.hooked = {step: tuple((k, self.statuses[k]) for k in self.state_order if step in self.statuses[k].hooks)
                        for step in steps}
+        self.hook_names = {step: tuple(k for k, _st in held) for step, held in self.hooked.items()}
         self.printed = {name: tuple((self.enchantments[k], 1, args) for k, args in card.keywords)
                         for name, card in self.cards.items()}
+        self.printed_riders = {name: tuple(e for e in printed if _rides(e[0]))
+                               for name, printed in self.printed.items()}
         traits = self.ruleset.kind_traits
+        self.card_traits = {name: traits.get(card.kind, ()) for name, card in self.cards.items()}
+        self.first_turn = max(0, self.ruleset.launch_turn)
+        self.type_rank = {kind: i for i, kind in enumerate(self.ruleset.type_priority)}
         self.sword_kinds = tuple(k for k, t in traits.items() if "counts as sword" in t)
         for name, card in sorted(self.cards.items()):
             if card.kind in self.sword_kinds:
@@ -64,6 +86,12 @@ class Rules:
             return printed
         return printed + tuple((self.enchantments[k], n, args) for k, (n, args) in sorted(sword.given.items()))
 
+    def riders(self, sword: Sword) -> tuple[tuple[Any, int, tuple[int, ...]], ...]:
+        """Return the (enchantment, stacks, args) of a sword that may act after a hit, in enchants' order."""
+        if not sword.given:
+            return self.printed_riders[sword.card]
+        return tuple(e for e in self.enchants(sword) if _rides(e[0]))
+
     def holding(self, step: str) -> tuple[tuple[str, Any], ...]:
         """Return (name, state) of every state with a hook for this step, in file order."""
         return self.hooked.get(step, ())
@@ -71,7 +99,11 @@ class Rules:
     def has_hook(self, f: Fighter, step: str) -> bool:
         """Return whether a swordsman holds a state with a hook for this step."""
         states = f.states
-        return any(states.get(name, 0) > 0 for name, _st in self.hooked.get(step, ()))
+        if states:  # most swordsmen hold no state at all
+            for name in self.hook_names.get(step, ()):
+                if states.get(name, 0) > 0:
+                    return True
+        return False
 
 
 def load_rules(ruleset: str) -> Rules:
