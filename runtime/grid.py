@@ -43,9 +43,16 @@ def occupant(s: State, player: int, code: int) -> int | None:
     """Return the card standing in a square of a player's side, or None for an empty square. A card being
     summoned onto another does not stand there yet; a destroyed one waiting to leave gives way to a card
     summoned normally into its square (SU-5.6)."""
-    here = [cid for cid in s.players[player].zones[q.ACTIVE_ZONE] if not stands_behind(s, cid)
-            and code_of(s, cid) == code and "summoning" not in s.cards[cid].flags]
-    return min(here, key=lambda cid: "destroyed" in s.cards[cid].flags, default=None)
+    squares, behind = s.game.ruleset.squares, s.game.ruleset.stands_behind
+    waiting = None  # the first destroyed card there: it stands there only if no other does
+    for cid in s.players[player].zones[q.ACTIVE_ZONE]:
+        c = s.cards[cid]
+        if c.line * squares + c.square != code or "summoning" in c.flags or q.kind(s, cid) in behind:
+            continue
+        if "destroyed" not in c.flags:
+            return cid
+        waiting = cid if waiting is None else waiting
+    return waiting
 
 
 def empty_squares(s: State, player: int, arriving: int = -1) -> list[int]:
@@ -100,6 +107,9 @@ def in_front(s: State, cid: int) -> int | None:
 
 def stands_in_front_of(s: State, cid: int, objs: list[int]) -> bool:
     """Return whether a card stands in front of one of the given cards."""
+    c = s.cards[cid]
+    if c.zone != q.ACTIVE_ZONE or "summoning" in c.flags or stands_behind(s, cid):
+        return False  # no square's occupant (in_front names only those)
     return any(not q.is_player(x) and in_front(s, x) == cid for x in objs)
 
 
