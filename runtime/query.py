@@ -527,7 +527,7 @@ def _card_passes(s: State, ab: Ability, ctx: Ctx, f: Filter, cid: int) -> bool:
             return False
     if f.pred is None:
         return True
-    if f.zone and last_known(s, cid) is not None:
+    if f.zone and s.battle and last_known(s, cid) is not None:
         return _as_in_zone(s, ab, ctx, f, cid)
     return bool(f.pred(ab, s, ctx, cid))
 
