@@ -246,9 +246,7 @@ def stat(s: State, cid: int, name: str) -> int:
     if name in KEPT_STATS:
         return _kept_stat(s, c, name)
     rs = s.game.ruleset
-    cdef = s.game.cards[c.name]
-    table = cdef.level_stats.get(name)  # printed_stat, inlined: the hottest read of a game
-    value = table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
+    value = printed_stat(s, cid, name)
     if c.mods:
         value += sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
@@ -309,12 +307,10 @@ def known_facts(s: State, cid: int) -> dict:
 
 def _static_total(s: State, cid: int, what: str, stat_name: str = "") -> int:
     """Return the sum of static effects of one kind applying to a card (statics never nest)."""
-    idx = s.index_cache or index(s)
+    idx = index(s)
     if idx.busy:
         return 0
-    effects = idx.by_kind.get(what)
-    if effects is None:
-        effects = idx.effects(what)
+    effects = idx.effects(what)
     if not effects:
         return 0
     idx.busy = True
