@@ -330,7 +330,7 @@ def _enter(s: State, cid: int, base: int | None, at: int | None = None) -> None:
     if base is not None:
         fx.move(s, base, "graveyard")
         s.say(f"{q.describe(s, base)} goes under and to the graveyard")
-    enter_field(s, cid, s.game.ruleset.kind_traits.get(q.kind(s, cid), ()), at)
+    enter_field(s, cid, _traits(s, cid), at)
     if index is not None:
         field = s.players[player].zones[q.ACTIVE_ZONE]
         field.insert(index, field.pop())

@@ -59,8 +59,6 @@ def won_battle(s: State, objs: list[int]) -> bool:
 
 
 def players(s: State, ctx: Ctx, who: str) -> list[int]:
-    if who == "their":  # the lose rules' word, read for each player at every check
-        return [~ctx.player] if ctx.player >= 0 else []
     return [~p for p in q.players_of(s, ctx, who)]
 
 

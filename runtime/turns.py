@@ -4,7 +4,7 @@ attacks, state-based checks and end conditions. Each task is a function of (stat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from runtime import actors, elements, positions, resolve, simultaneous
 from runtime import effects as fx
@@ -267,7 +267,7 @@ def play_response(s: State, player: int, cid: int, item: int) -> None:
     cast(s, cid, Ctx(cid, player, ["card", cdef.name, effect]) if effect is not None else None)
 
 
-def enter_field(s: State, cid: int, traits: tuple[str, ...], at: int | None = None) -> None:
+def enter_field(s: State, cid: int, traits: Collection[str], at: int | None = None) -> None:
     """Put a card onto the field as its kind says (face down, with attack restriction; on a grid, into the
     square `at`) and announce it."""
     face_down = s.cards[cid].face_down
@@ -276,7 +276,7 @@ def enter_field(s: State, cid: int, traits: tuple[str, ...], at: int | None = No
     entered(s, cid, traits)
 
 
-def entered(s: State, cid: int, traits: tuple[str, ...]) -> None:
+def entered(s: State, cid: int, traits: Collection[str]) -> None:
     """Announce a card that has come onto the field: its attack restriction, 'is summoned' (or 'is placed')
     and 'enters the field'."""
     if "enters with attack restriction" in traits:

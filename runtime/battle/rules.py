@@ -44,8 +44,6 @@ class Rules:
     # card -> the printed (enchantment, 1, args) that may act after a hit (every hit asks; most have none)
     printed_riders: dict[str, tuple[tuple[Any, int, tuple[int, ...]], ...]] = field(default_factory=dict,
                                                                                      init=False, repr=False)
-    # battle step -> the names of the states with a hook for it (has_hook asks at every action and hit)
-    hook_names: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
     first_turn: int = field(default=0, init=False, repr=False)  # the launch turn of a sword with no enchantment
     # card -> the traits of its kind (read at every action: what it targets)
     card_traits: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
@@ -62,7 +60,6 @@ class Rules:
         steps = sorted({step for st in self.statuses.values() for step in st.hooks})
         self.hooked = {step: tuple((k, self.statuses[k]) for k in self.state_order if step in self.statuses[k].hooks)
                        for step in steps}
-        self.hook_names = {step: tuple(k for k, _st in held) for step, held in self.hooked.items()}
         self.printed = {name: tuple((self.enchantments[k], 1, args) for k, args in card.keywords)
                         for name, card in self.cards.items()}
         self.printed_riders = {name: tuple(e for e in printed if _rides(e[0]))
@@ -100,7 +97,7 @@ class Rules:
         """Return whether a swordsman holds a state with a hook for this step."""
         states = f.states
         if states:  # most swordsmen hold no state at all
-            for name in self.hook_names.get(step, ()):
+            for name, _st in self.hooked.get(step, ()):
                 if states.get(name, 0) > 0:
                     return True
         return False
