@@ -84,8 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--games", type=int, default=80, help="games per ruleset at share 1 (default 80: 300 in all)")
     p.add_argument("--check", type=Path, help="compare with the digests in this file; exit 1 if any differs")
+    p.add_argument("--kernel", action="store_true", help="play on the runtime kernel compiled by mypyc "
+                   "(benchmarks/kernel.py, built first if stale)")
     args = p.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
+    if args.kernel:
+        from benchmarks.kernel import command
+
+        return command("benchmarks.determinism", [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"])
+    sys.path.append(str(ROOT))  # after a compiled kernel's folder, if PYTHONPATH names one (benchmarks/kernel.py)
     found = render(digests(args.games))
     print(found, end="")
     if args.check is not None and found != args.check.read_text(encoding="utf-8"):

@@ -202,10 +202,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--against", metavar="REV", help="also play the games in the commit REV, interleaved with these, "
                    "and give the ratio (the group 'against')")
     p.add_argument("--rounds", type=int, default=3, help="rounds of --against, each tree in turn (default: 3)")
+    p.add_argument("--kernel", action="store_true", help="run on the runtime kernel compiled by mypyc "
+                   "(benchmarks/kernel.py, built first if stale); --against then measures this tree both ways")
     args = p.parse_args(argv)
     if args.only and "against" in args.only and args.against is None:
         p.error("--only against needs --against REV")
-    sys.path.insert(0, str(ROOT))
+    if args.kernel:
+        from benchmarks.kernel import command
+
+        return command("benchmarks.run", [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"])
+    sys.path.append(str(ROOT))  # after a compiled kernel's folder, if PYTHONPATH names one
     if args.profile:
         profile(args.profile, args.games, size=args.pool_size)
         return 0
@@ -263,9 +269,10 @@ def _api(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None
 def _against(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
     """Add the rows of game speed against the commit --against (none without it)."""
     from benchmarks.against import bench_against
+    from benchmarks.kernel import active
 
     if args.against is not None:
-        figures.update(bench_against(args.against, args.games, args.rounds))
+        figures.update(bench_against(args.against, args.games, args.rounds, active()))
 
 
 # The row groups, in the order they run: (what --only's help says, the function adding the rows).

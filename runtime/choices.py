@@ -9,6 +9,7 @@ the player the choice is about. Nothing here is a closure, so a state waiting fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from runtime import effects as fx
@@ -203,4 +204,4 @@ def discard_chosen(s: State, ctx: Ctx, slot: int) -> None:
             fx.move(s, cid, "graveyard")
 
 
-TASKS = {"choose": choose_task, "not found": not_found_task}
+TASKS: dict[str, Callable[[State, list], None]] = {"choose": choose_task, "not found": not_found_task}

@@ -19,9 +19,10 @@ def rules_ctx(s: State, player: int = -1) -> Ctx:
     return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
 
 
-def check_losers(s: State, ctx: Ctx | None = None) -> None:
+def check_losers(s: State, ctx: Ctx | None = None) -> bool:
     """Set the result if a lose rule holds for some player; under elimination a loser leaves the game
-    and the others play on, until one is left. `ctx`: a context of the ruleset's to read them in."""
+    and the others play on, until one is left. `ctx`: a context of the ruleset's to read them in. Return
+    whether the game is over."""
     rs = s.game.ruleset
     ctx = ctx or rules_ctx(s)
     playing = [p for p in range(len(s.players)) if p not in s.out]
@@ -33,7 +34,7 @@ def check_losers(s: State, ctx: Ctx | None = None) -> None:
                 losers.append(p)
                 break
     if not losers:
-        return
+        return s.result is not None
     if rs.elimination and len(losers) < len(playing):
         _leave(s, losers, [p for p in playing if p not in losers])
     elif len(losers) == len(playing):
@@ -42,6 +43,7 @@ def check_losers(s: State, ctx: Ctx | None = None) -> None:
         s.result = [-1 if p in losers else 1 for p in range(len(s.players))]
         winners = [f"P{p + 1}" for p in range(len(s.players)) if p not in losers]
         s.say(f"{', '.join(f'P{p + 1}' for p in losers)} loses; {', '.join(winners)} wins")
+    return s.result is not None
 
 
 def _leave(s: State, losers: list[int], left: list[int]) -> None:
@@ -79,10 +81,8 @@ def _all_lose(s: State, playing: list[int]) -> None:
 
 def at_once(s: State) -> None:
     """Inside an effect: end the game now if a lose rule that applies at once holds."""
-    if s.game.ruleset.lose_at_once and s.result is None:
-        check_losers(s)
-        if s.result is not None:
-            raise GameOver
+    if s.game.ruleset.lose_at_once and s.result is None and check_losers(s):
+        raise GameOver
 
 
 def round_number(s: State) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
 from runtime import (
@@ -250,10 +251,8 @@ def run(s: State) -> None:
         # sentences runs its checks and stacks what triggered; jokers wait for the effect's end.
         between = bool(s.resolving)
         if not between or s.game.ruleset.interrupts == "sentence":
-            if unchanged.needs_checks(s, key):
-                turns.check_state(s)
-            if s.result is not None:
-                break
+            if unchanged.needs_checks(s, key) and turns.check_state(s):
+                break  # someone lost
             if not between:
                 actions.deal_jokers(s)
             if s.pending and stack_pending(s):
@@ -380,4 +379,4 @@ def returns(s: State) -> list[int]:
     return list(s.result) if s.result is not None else [0] * len(s.players)
 
 
-TASKS = turns.TASKS | actions.TASKS | choices.TASKS | windows.TASKS | summons.TASKS
+TASKS: dict[str, Callable[[State, list], None]] = turns.TASKS | actions.TASKS | choices.TASKS | windows.TASKS | summons.TASKS

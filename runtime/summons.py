@@ -15,6 +15,8 @@ from the hand (SU-5.5).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from runtime import effects as fx
 from runtime import grid, inherit
 from runtime import query as q
@@ -101,4 +103,4 @@ def by_ability(s: State, player: int, what: int | str, code: int) -> None:
     begin(s, cid, code, by_ability=True)
 
 
-TASKS = {"summon": summon_task, "summoned": summoned_task, "summon_square": summon_square_task}
+TASKS: dict[str, Callable[[State, list], None]] = {"summon": summon_task, "summoned": summoned_task, "summon_square": summon_square_task}

@@ -550,8 +550,9 @@ def _settled(s: State) -> bool:
     return not (s.stack or s.pending or s.resolving or held or fx.interrupted(s))
 
 
-def check_state(s: State) -> None:
-    """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost."""
+def check_state(s: State) -> bool:
+    """Run the ruleset's state-based checks, then its lose rules; set the result if someone lost. Return
+    whether the game is over."""
     rs = s.game.ruleset
     ctx = rules_ctx(s)
     for check in rs.checks if _settled(s) or not rs.checks_deferred else ():
@@ -562,7 +563,7 @@ def check_state(s: State) -> None:
         positions.collapse(s)
     if rs.destroyed_stay and _settled(s):  # what the checks set off comes first
         fx.leave_destroyed(s)
-    check_losers(s, ctx)  # the checks' context: a lose rule reads only whose turn it is and the player it sets
+    return check_losers(s, ctx)  # the checks' context: a lose rule reads only whose turn it is and the player it sets
 
 
 # ---------------------------------------------------------------- mulligans
@@ -593,7 +594,7 @@ def mulligan(s: State, player: int, redraw: bool) -> None:
 STEPS = dict(zip(BATTLE_STEPS, ("block", "battle_damage", "battle_won", "battle_end", "battle_destroy",
                                 "battle_leave"), strict=True))
 
-TASKS = {
+TASKS: dict[str, Callable[[State, list], None]] = {
     "turn_start": _turn_start, "phase": _phase, "step": _step, "rule": _rule, "turn_end": _turn_end,
     "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _stepped("block", _block),

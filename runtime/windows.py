@@ -18,6 +18,8 @@ The window is a task ["window", next player, passes in a row, mode]: mode 'open'
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from runtime import activate, resolve
 from runtime import effects as fx
 from runtime import query as q
@@ -70,4 +72,4 @@ def answer(s: State, player: int, kind: str, x: int) -> None:
     cast(s, x, Ctx(x, player, ["card", cdef.name, effect]), round_)
 
 
-TASKS = {"window": window_task, "flash_time": resolve.flash_time_task}
+TASKS: dict[str, Callable[[State, list], None]] = {"window": window_task, "flash_time": resolve.flash_time_task}
