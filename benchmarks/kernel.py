@@ -11,6 +11,7 @@ their hashes). The tests hold the compiled kernel to the source's logs (tests/te
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import os
 import shutil
@@ -46,17 +47,19 @@ def _key(root: Path) -> str:
 def build(root: Path = ROOT, out: Path = OUT) -> Path:
     """Return the folder to put on PYTHONPATH for the compiled kernel, building it first if it is stale."""
     key = _key(root)
-    if (out / KEY_FILE).is_file() and (out / KEY_FILE).read_text(encoding="utf-8") == key:
-        return out
     out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
-        work = Path(tmp) / "kernel"
-        shutil.copytree(root / "runtime", work / "runtime", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        _compile(work)
-        (work / KEY_FILE).write_text(key, encoding="utf-8")
-        if out.exists():  # replaced whole, never half: the old build stays until the new one is complete
-            shutil.rmtree(out)
-        work.rename(out)
+    with open(out.parent / f"{out.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (test workers): a second waits, then finds it fresh
+        if (out / KEY_FILE).is_file() and (out / KEY_FILE).read_text(encoding="utf-8") == key:
+            return out
+        with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+            work = Path(tmp) / "kernel"
+            shutil.copytree(root / "runtime", work / "runtime", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+            _compile(work)
+            (work / KEY_FILE).write_text(key, encoding="utf-8")
+            if out.exists():  # replaced whole, never half: the old build stays until the new one is complete
+                shutil.rmtree(out)
+            work.rename(out)
     return out
 
 

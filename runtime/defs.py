@@ -278,17 +278,14 @@ class EnchantmentDef:
         """Carry out what the enchantment adds after each hit of its sword."""
 
 
-@dataclass(frozen=True)
-class Procedure:
-    """One sentence of a turn phase or step: a method name on the ruleset."""
-
-    method: str
+# A sentence of the ruleset: a function of its class, called (ruleset, state, context).
+Sentence = Callable[..., Any]
 
 
 @dataclass(frozen=True)
 class PhaseDef:
     name: str
-    steps: tuple[tuple[str, tuple[str, ...]], ...]
+    steps: tuple[tuple[str, tuple[Sentence, ...]], ...]
 
 
 class RulesetDef:
@@ -307,15 +304,15 @@ class RulesetDef:
     resources: ClassVar[dict[str, int]] = {}
     zones: ClassVar[dict[str, tuple[str, ...]]] = {}
     kind_traits: ClassVar[dict[str, tuple[str, ...]]] = {}
-    # Each phase: (name, ((step name or '', (sentence method, ...)), ...)).
+    # Each phase: (name, ((step name or '', (sentence, ...)), ...)).
     phases: ClassVar[tuple[PhaseDef, ...]] = ()
-    turn_end: ClassVar[tuple[str, ...]] = ()
+    turn_end: ClassVar[tuple[Sentence, ...]] = ()
     blocker: ClassVar[Filter | None] = None
     blocker_side: ClassVar[str] = "left"  # 'left', 'right', or 'chosen' by the defending player
     win_stat: ClassVar[str] = ""  # a battle is won by destroying the other card with a higher value of it
     trigger_order: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
-    checks: ClassVar[tuple[str, ...]] = ()
-    lose_rules: ClassVar[tuple[str, ...]] = ()
+    checks: ClassVar[tuple[Sentence, ...]] = ()
+    lose_rules: ClassVar[tuple[Sentence, ...]] = ()
     options: ClassVar[dict[str, str]] = {}  # option -> default value
     option_values: ClassVar[dict[str, tuple[str, ...]]] = {}  # option -> allowed values
     # (option, value, attribute, value): a setting that replaces another under an option; for the

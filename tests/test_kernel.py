@@ -66,3 +66,31 @@ def test_a_fresh_kernel_is_not_rebuilt(built):
     stamp = (built / kernel.KEY_FILE).stat().st_mtime_ns
     assert kernel.build() == built
     assert (built / kernel.KEY_FILE).stat().st_mtime_ns == stamp
+
+
+def test_the_against_rows_measure_this_tree_on_the_kernel_too(built):
+    from benchmarks.against import bench_against
+
+    figures = bench_against("HEAD", 1, rounds=1, kernel=built)
+    for row in figures.values():
+        assert row["after, compiled kernel (median)"] > 0
+        assert row["compiled kernel / before"] == pytest.approx(row["after, compiled kernel (median)"]
+                                                               / row["before (median)"])
+
+
+def test_the_benchmark_command_runs_on_the_kernel(built):
+    done = subprocess.run([sys.executable, "-m", "benchmarks.run", "--kernel", "--only", "snapshot"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| mid-game Code of Joker state: snapshot + restore (µs) |" in done.stdout
+
+
+def test_a_kernel_that_does_not_compile_is_an_error_and_writes_nothing(tmp_path):
+    root, out = tmp_path / "tree", tmp_path / "out" / "kernel"
+    shutil.copytree(ROOT / "runtime", root / "runtime", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    ending = root / "runtime" / "ending.py"
+    ending.write_text(ending.read_text(encoding="utf-8") + "\n\ndef broken() -> int:\n    return 'x'\n",
+                      encoding="utf-8")
+    with pytest.raises(kernel.KernelError, match="runtime/ending.py:[0-9]+: error: Incompatible return value"):
+        kernel.build(root, out)
+    assert not out.exists() and [p.name for p in out.parent.iterdir()] == ["kernel.lock"]
