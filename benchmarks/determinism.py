@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.kernel:
         from benchmarks.kernel import command
 
-        return command("benchmarks.determinism", [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"])
+        return command("benchmarks.determinism", argv)
     sys.path.append(str(ROOT))  # after a compiled kernel's folder, if PYTHONPATH names one (benchmarks/kernel.py)
     found = render(digests(args.games))
     print(found, end="")

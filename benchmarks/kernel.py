@@ -71,7 +71,8 @@ def _compile(work: Path) -> None:
                           capture_output=True, text=True, check=False)
     if done.returncode:
         errors = [line for line in done.stdout.splitlines() + done.stderr.splitlines() if "error" in line]
-        raise KernelError("mypyc could not compile the kernel:\n" + "\n".join(errors[:20] or ["(no message)"]))
+        errors = errors[:20] or (done.stderr.strip() or "(no message)").splitlines()[-1:]
+        raise KernelError("mypyc could not compile the kernel:\n" + "\n".join(errors))
     shutil.rmtree(work / "build", ignore_errors=True)
 
 
@@ -88,14 +89,16 @@ LAUNCH = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
           "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)")
 
 
-def command(module: str, argv: list[str]) -> int:
-    """Build the compiled kernel if it is stale, run `python -m module *argv` on it, and return its exit status."""
+def command(module: str, argv: list[str] | None) -> int:
+    """Build the compiled kernel if it is stale, run `python -m module` on it with the arguments of this command
+    (`argv`; None: the command line's) but --kernel, and return its exit status."""
     try:
         out = build()
     except KernelError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    return subprocess.run([sys.executable, "-c", LAUNCH, str(out), module, *argv], check=False).returncode
+    rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"]
+    return subprocess.run([sys.executable, "-c", LAUNCH, str(out), module, *rest], check=False).returncode
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.kernel:
         from benchmarks.kernel import command
 
-        return command("benchmarks.run", [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"])
+        return command("benchmarks.run", argv)
     sys.path.append(str(ROOT))  # after a compiled kernel's folder, if PYTHONPATH names one
     if args.profile:
         profile(args.profile, args.games, size=args.pool_size)

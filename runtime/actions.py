@@ -8,13 +8,11 @@ underneath. Costs of driven and overdriven cards are lowered by at most one set 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from runtime import activate, grid, inherit, summons
 from runtime import effects as fx
 from runtime import query as q
 from runtime.ending import rules_ctx
-from runtime.state import Ctx, State
+from runtime.state import Ctx, State, Tasks
 from runtime.triggers import emit
 from runtime.turns import cast, enter_field
 
@@ -397,5 +395,5 @@ def _use_joker(s: State, player: int, cid: int) -> None:
 DO = {"drive": _drive, "set": _set, "attack": _attack, "withdraw": _withdraw, "discard": _discard,
       "activate": activate.use}
 
-TASKS: dict[str, Callable[[State, list], None]] = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None,
+TASKS: Tasks = {"act": _act_task, "act_onto": lambda s, task: None, "act_square": lambda s, task: None,
          "moving": _moving_task}

@@ -9,13 +9,12 @@ the player the choice is about. Nothing here is a closure, so a state waiting fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
-from runtime.state import Ctx, State
+from runtime.state import Ctx, State, Tasks
 from runtime.triggers import emit
 
 
@@ -204,4 +203,4 @@ def discard_chosen(s: State, ctx: Ctx, slot: int) -> None:
             fx.move(s, cid, "graveyard")
 
 
-TASKS: dict[str, Callable[[State, list], None]] = {"choose": choose_task, "not found": not_found_task}
+TASKS: Tasks = {"choose": choose_task, "not found": not_found_task}

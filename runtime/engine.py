@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
 from typing import Any
 
 from runtime import (
@@ -31,7 +30,7 @@ from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, CardDef, Entry, KeywordDef, RulesetDef, StatusDef, entry_names
 from runtime.ending import GameOver
-from runtime.state import CardState, Ctx, PlayerState, State
+from runtime.state import CardState, Ctx, PlayerState, State, Tasks
 from runtime.triggers import find_item, stack_pending
 
 MAX_TURNS = 500  # a safety net: a game still running here is declared a draw and logged
@@ -379,4 +378,4 @@ def returns(s: State) -> list[int]:
     return list(s.result) if s.result is not None else [0] * len(s.players)
 
 
-TASKS: dict[str, Callable[[State, list], None]] = turns.TASKS | actions.TASKS | choices.TASKS | windows.TASKS | summons.TASKS
+TASKS: Tasks = turns.TASKS | actions.TASKS | choices.TASKS | windows.TASKS | summons.TASKS

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -371,3 +372,7 @@ class State:
         where = f"{self.phase}.{self.step}" if self.step else self.phase
         prefix = f"T{self.turn} {where}" if where else f"T{self.turn}"
         self.log.append(f"{prefix}: {line}" if self.turn else f"setup: {line}")
+
+
+# The engine's task handlers by task name (engine.TASKS joins each module's): each runs one task of the agenda.
+Tasks = dict[str, Callable[[State, list], None]]

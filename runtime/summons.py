@@ -15,12 +15,10 @@ from the hand (SU-5.5).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from runtime import effects as fx
 from runtime import grid, inherit
 from runtime import query as q
-from runtime.state import State
+from runtime.state import State, Tasks
 from runtime.turns import enter_field, entered
 
 
@@ -103,4 +101,4 @@ def by_ability(s: State, player: int, what: int | str, code: int) -> None:
     begin(s, cid, code, by_ability=True)
 
 
-TASKS: dict[str, Callable[[State, list], None]] = {"summon": summon_task, "summoned": summoned_task, "summon_square": summon_square_task}
+TASKS: Tasks = {"summon": summon_task, "summoned": summoned_task, "summon_square": summon_square_task}

@@ -11,7 +11,7 @@ from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
 from runtime.ending import check_losers, past_round_limit, rules_ctx
-from runtime.state import CardState, Ctx, State
+from runtime.state import CardState, Ctx, State, Tasks
 from runtime.triggers import emit, find_item, order_key
 from runtime.vocabulary import BATTLE_STEPS
 
@@ -594,7 +594,7 @@ def mulligan(s: State, player: int, redraw: bool) -> None:
 STEPS = dict(zip(BATTLE_STEPS, ("block", "battle_damage", "battle_won", "battle_end", "battle_destroy",
                                 "battle_leave"), strict=True))
 
-TASKS: dict[str, Callable[[State, list], None]] = {
+TASKS: Tasks = {
     "turn_start": _turn_start, "phase": _phase, "step": _step, "rule": _rule, "turn_end": _turn_end,
     "rule_end": _rule_end, "expire": _expire_task, "stage": _stage_task, "play": _play,
     "emit": _emit_task, "spell_done": _spell_done, "attack": _attack, "block": _stepped("block", _block),

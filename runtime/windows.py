@@ -18,12 +18,10 @@ The window is a task ["window", next player, passes in a row, mode]: mode 'open'
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from runtime import activate, resolve
 from runtime import effects as fx
 from runtime import query as q
-from runtime.state import Ctx, State
+from runtime.state import Ctx, State, Tasks
 from runtime.turns import cast
 
 
@@ -72,4 +70,4 @@ def answer(s: State, player: int, kind: str, x: int) -> None:
     cast(s, x, Ctx(x, player, ["card", cdef.name, effect]), round_)
 
 
-TASKS: dict[str, Callable[[State, list], None]] = {"window": window_task, "flash_time": resolve.flash_time_task}
+TASKS: Tasks = {"window": window_task, "flash_time": resolve.flash_time_task}
