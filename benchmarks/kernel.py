@@ -2,10 +2,11 @@
 
 `python -m benchmarks.kernel` copies the runtime package into `.build/kernel/runtime/` and compiles the
 kernel's hot modules there with mypyc (mypy's compiler, which turns type-annotated Python into C
-extension modules). With `PYTHONPATH=.build/kernel` in front, `import runtime` finds that copy: every tool
-and benchmark then runs on the compiled kernel; without it, on the source. Nothing in the project's own
-tree is written. The copy is rebuilt only when a runtime source file or mypy's version changed (a key of
-their hashes). The tests hold the compiled kernel to the source's logs (tests/test_kernel.py).
+extension modules). Where that folder comes first on the path, `import runtime` finds the copy: `--kernel`
+on the benchmarks does that (LAUNCH), and so does `PYTHONPATH=.build/kernel cardc ...` (but not `python -m`
+from the project's root, where the working directory comes first). Nothing outside `.build/` is written.
+The copy is rebuilt only when a runtime source file, mypy's or Python's version changed (a key of their
+hashes). The tests hold the compiled kernel to the source's logs (tests/test_kernel.py).
 """
 
 from __future__ import annotations
@@ -89,13 +90,20 @@ LAUNCH = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
           "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)")
 
 
+def _built() -> Path | None:
+    """Return the compiled kernel's folder, built first if it is stale; None (after saying why) if it can't be."""
+    try:
+        return build()
+    except KernelError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+
+
 def command(module: str, argv: list[str] | None) -> int:
     """Build the compiled kernel if it is stale, run `python -m module` on it with the arguments of this command
     (`argv`; None: the command line's) but --kernel, and return its exit status."""
-    try:
-        out = build()
-    except KernelError as e:
-        print(f"error: {e}", file=sys.stderr)
+    out = _built()
+    if out is None:
         return 1
     rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--kernel"]
     return subprocess.run([sys.executable, "-c", LAUNCH, str(out), module, *rest], check=False).returncode
@@ -104,10 +112,8 @@ def command(module: str, argv: list[str] | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.parse_args(argv)
-    try:
-        out = build()
-    except KernelError as e:
-        print(f"error: {e}", file=sys.stderr)
+    out = _built()
+    if out is None:
         return 1
     print(f"compiled kernel: {out}\nuse it: python -m benchmarks.run --kernel, or PYTHONPATH={out} cardc ...")
     return 0

@@ -228,7 +228,7 @@ class State:
     game: Any = field(default=None, repr=False, compare=False)
     index_cache: Any = field(default=None, repr=False, compare=False)
     # What the index is built on (runtime/query.Base): kept across steps while no zone, status or grant changes,
-    # where the index itself is rebuilt every step because some static grants by a condition.
+    # where the index itself is dropped whenever the board moved and some static grants by a condition.
     base_cache: Any = field(default=None, repr=False, compare=False)
     # The change detector (runtime/unchanged.py): `version` counts writes the log does not tell of; `checked`
     # is the key of the board the checks last ran on. Derived, like the index: never serialized; a snapshot keeps them.
