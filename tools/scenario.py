@@ -51,6 +51,7 @@ class Scenario:
     source: str = ""  # the file's text, for the carets of its problems
     cards: n.File | None = None  # the 'cards:' section: cards, keywords and statuses of this scenario only
     exact_lines: bool = False  # compare the lines of where abilities are written ('(cards.card:12)') too
+    root: Path = ROOT  # the project whose cards/ a 'cards:' section is checked with first (cardc --root)
 
 
 def read_scenario(path: Path, root: Path = ROOT) -> Scenario:
@@ -59,7 +60,9 @@ def read_scenario(path: Path, root: Path = ROOT) -> Scenario:
         text = read_source(path, str(path))
     except CompileError as err:  # bytes that are not UTF-8
         raise ScenarioError(err.diagnostics) from None
-    return scenario_from_text(text, str(path), known_rulesets(path, root))
+    sc = scenario_from_text(text, str(path), known_rulesets(path, root))
+    sc.root = root
+    return sc
 
 
 def scenario_from_text(text: str, path: str, rulesets: Collection[str]) -> Scenario:
@@ -287,7 +290,7 @@ def _with_cards(game: Game, sc: Scenario) -> Game:
     """Return the game with the scenario's own cards (compiler/scenario_cards.py), or raise ScenarioError."""
     assert sc.cards is not None
     try:
-        return with_cards(game, ruleset_files(sc.ruleset, Path(sc.path), ROOT), sc.cards)
+        return with_cards(game, ruleset_files(sc.ruleset, Path(sc.path), sc.root), sc.cards)
     except CompileError as err:
         raise ScenarioError(err.diagnostics, sc.source) from None
 
