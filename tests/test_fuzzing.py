@@ -13,6 +13,7 @@ import importlib
 import json
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -197,6 +198,28 @@ def test_broken_invariant_is_found_shrunk_and_replayed(monkeypatch, tmp_path, ca
     assert "the replay no longer fails" in capsys.readouterr().out
     assert run_paths(ROOT, [scenario]) == 0
 
+
+def test_a_replay_of_another_projects_ruleset_becomes_a_scenario_outside_it(project, monkeypatch, tmp_path, capsys):
+    """`cardc --root DIR replay --scenario`: the scenario is read back with DIR's rulesets, one this project
+    lacks (my_duel), though it is written outside DIR."""
+    (project / "cards" / "simple_duel").rename(project / "cards" / "my_duel")
+    ruleset = project / "cards" / "my_duel" / "ruleset.card"
+    ruleset.write_text(ruleset.read_text(encoding="utf-8").replace("ruleset simple_duel {", "ruleset my_duel {"),
+                       encoding="utf-8")
+    real = invariants.violations
+    monkeypatch.setattr(invariants, "violations", lambda s: real(s) + (["planted"] if s.actions_taken >= 4 else []))
+    out = tmp_path / "found.replay.json"
+    assert main(["--root", str(project), "fuzz", str(project / "cards" / "my_duel"), "--games", "2", "--seed", "7",
+                 "--out", str(out), "--shrink-seconds", "2"]) == 1
+    monkeypatch.undo()
+    scenario = tmp_path / "elsewhere" / "regression.scenario"
+    scenario.parent.mkdir()
+    capsys.readouterr()
+    assert main(["--root", str(project), "replay", str(out), "--scenario", str(scenario)]) == 0, capsys.readouterr()
+    assert scenario.read_text(encoding="utf-8").splitlines()[1] == "ruleset my_duel"
+    ran = subprocess.run([sys.executable, "-m", "tools", "--root", str(project), "scenario", str(scenario)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert ran.stdout.splitlines()[-1] == "1 passed, 0 failed", ran.stdout + ran.stderr
 
 def test_fuzz_and_replay_usage_errors(tmp_path, capsys):
     assert main(["--root", str(ROOT), "fuzz", str(tmp_path / "missing.card")]) == 2

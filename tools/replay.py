@@ -87,7 +87,7 @@ def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout:
         if problems:  # a game these decks or options cannot start is no replay of anything: refuse the file
             return _refused(file, CompileError(problems), stderr)
         pool.game, pool.options = pool.game.with_options(replay.options), dict(replay.options)
-        code = _replay_and_report(pool, replay, file, scenario, stdout, stderr)
+        code = _replay_and_report(pool, replay, file, scenario, stdout, stderr, root)
         if html is not None:
             write_replay_page(pool, replay, file, html)
             print(f"viewer page written to {html}", file=stderr)
@@ -97,7 +97,7 @@ def replay_command(root: Path, file: Path, scenario: Path | None = None, stdout:
 
 
 def _replay_and_report(pool: Pool, replay: Replay, file: Path, scenario: Path | None, stdout: TextIO,
-                       stderr: TextIO) -> int:
+                       stderr: TextIO, root: Path) -> int:
     """Replay the choices and print the log and the verdict (and write the scenario); return the exit code."""
     run, diverged = replay_run(pool, replay)
     for line in run.log:
@@ -110,7 +110,7 @@ def _replay_and_report(pool: Pool, replay: Replay, file: Path, scenario: Path | 
     print(f"the replay no longer fails (recorded: {replay.violation.splitlines()[0:1]})", file=stdout)
     if scenario is not None:
         try:
-            write_scenario(pool, replay, scenario, file)
+            write_scenario(pool, replay, scenario, file, root)
         except UsageError as err:
             print(f"cardc replay: no scenario written: {err}", file=stderr)
             return EXIT_USAGE
@@ -144,9 +144,10 @@ def _deck_line(deck: list[str]) -> str:
     return ", ".join(parts)
 
 
-def write_scenario(pool: Pool, replay: Replay, path: Path, source: Path) -> None:
+def write_scenario(pool: Pool, replay: Replay, path: Path, source: Path, root: Path) -> None:
     """Write a regression scenario (docs/scenarios.md) from a replay that no longer fails: the
-    recorded choices, then the first legal action until the end of that turn, and the log."""
+    recorded choices, then the first legal action until the end of that turn, and the log. It may name
+    the rulesets of the project at `root` (cardc --root), wherever it is written."""
     from runtime.agents import describe_action
     from tools.scenario import ScenarioError, read_scenario, run_scenario, update_transcript
 
@@ -177,7 +178,7 @@ def write_scenario(pool: Pool, replay: Replay, path: Path, source: Path) -> None
     lines += ["", "choices:"] + [f"    {c}" for c in said] + ["", "transcript:"]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     try:
-        result = run_scenario(read_scenario(path), game)
+        result = run_scenario(read_scenario(path, root), game)
     except ScenarioError as err:  # the replay's data make no scenario (a name or number no line may hold)
         path.unlink()
         raise UsageError(f"the scenario does not read back:\n{err.render()}") from None
