@@ -11,7 +11,7 @@ from __future__ import annotations
 from runtime import activate, grid, inherit, summons
 from runtime import effects as fx
 from runtime import query as q
-from runtime.ending import rules_ctx
+from runtime.ending import done_with, rules_ctx
 from runtime.state import Ctx, State, Tasks
 from runtime.triggers import emit
 from runtime.turns import cast, enter_field
@@ -40,6 +40,7 @@ def legal(s: State, player: int) -> list[list]:
             if (name, cid) not in offered and (not kind or kind in kinds[cards[cid].name]):
                 offered.add((name, cid))  # one action's cards are distinct (a zone holds a card once)
                 out.append([name, cid])
+    done_with(s, ctx)
     return out
 
 

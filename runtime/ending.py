@@ -15,8 +15,35 @@ class GameOver(Exception):
 
 
 def rules_ctx(s: State, player: int = -1) -> Ctx:
-    """Return the context ruleset sentences run in: 'you' is the turn player."""
-    return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
+    """Return a context for ruleset sentences: 'you' is the turn player. The state's spare one if it has one
+    (see done_with), else a new one."""
+    ctx = s.spare
+    if ctx is None:
+        return Ctx(-1, s.active, ["ruleset", s.game.ruleset.name, 0], player=player)
+    s.spare = None  # handed out: a sentence run meanwhile (a lose rule checked at once) gets a new one
+    ctx.controller, ctx.player = s.active, player
+    return ctx
+
+
+# Tests set this: every context done_with keeps is then compared field by field with a new one
+# (tests/test_determinism.py), so a write the quick test below misses fails there.
+VERIFY = False
+
+
+class KeptWritten(Exception):
+    """done_with kept as spare a ruleset context that a sentence wrote to."""
+
+
+def done_with(s: State, ctx: Ctx) -> None:
+    """Keep a ruleset context its user is done with as the state's spare, unless a sentence wrote to it. Making
+    one is a tenth of a Code of Joker game, and most are only read. A ruleset context is never kept (those of
+    abilities go on the stack or wait as triggers), so it is free when its user returns. What a ruleset
+    sentence can write: 'if you do' and 'if that happened' (paid, happened, runs), a roll and a choice."""
+    if ctx.paid or ctx.happened or not ctx.runs or ctx.rolled or ctx.chosen or ctx.ended:
+        return
+    if VERIFY and ctx.__dict__ != Ctx(-1, ctx.controller, ctx.ability, player=ctx.player).__dict__:
+        raise KeptWritten(f"a ruleset context written to would be used again: {ctx}")
+    s.spare = ctx
 
 
 def check_losers(s: State, ctx: Ctx | None = None) -> bool:
@@ -24,6 +51,7 @@ def check_losers(s: State, ctx: Ctx | None = None) -> bool:
     and the others play on, until one is left. `ctx`: a context of the ruleset's to read them in. Return
     whether the game is over."""
     rs = s.game.ruleset
+    mine = ctx is None
     ctx = ctx or rules_ctx(s)
     playing = [p for p in range(len(s.players)) if p not in s.out]
     losers = []
@@ -33,6 +61,8 @@ def check_losers(s: State, ctx: Ctx | None = None) -> bool:
             if rule(rs, s, ctx):
                 losers.append(p)
                 break
+    if mine:
+        done_with(s, ctx)
     if not losers:
         return s.result is not None
     if rs.elimination and len(losers) < len(playing):

@@ -78,6 +78,9 @@ def chosen_options(ruleset: RulesetDef, options: dict[str, str]) -> dict[str, st
     return chosen
 
 
+DECKS_KEPT = 256  # decks whose check a Game remembers (random decks, as the fuzzer's, start it anew)
+
+
 class Game:
     """Immutable rules: a ruleset and the card, keyword and status definitions it plays with."""
 
@@ -97,6 +100,7 @@ class Game:
         self.generates = any(eff.what == "grant_status" for d in defs for a in d.abilities for eff in a.statics)
         self.options = chosen_options(ruleset, options or {})
         self.abilities_memo: dict[tuple, list] = {}  # derived: the abilities of a card's facts (query.card_abilities)
+        self.decks_checked: dict[tuple[str, ...], list[str]] = {}  # derived: check_deck's answers, by deck
         self.declared = ruleset  # as compiled; `ruleset` is it with the chosen options' variants
         self.ruleset = _under(ruleset, _variant_settings(ruleset, self.options))
         rs = self.ruleset
@@ -115,7 +119,17 @@ class Game:
         return table[name].abilities[i]
 
     def check_deck(self, deck: list[str]) -> list[str]:
-        """Return what is wrong with a deck under this ruleset (empty when it is legal)."""
+        """Return what is wrong with a deck under this ruleset (empty when it is legal). A new game checks its
+        decks, and games are mostly played with the same few decks: the last DECKS_KEPT answers are kept."""
+        key = tuple(deck)
+        found = self.decks_checked.get(key)
+        if found is None:
+            if len(self.decks_checked) >= DECKS_KEPT:
+                self.decks_checked.clear()
+            found = self.decks_checked[key] = self._deck_problems(deck)
+        return list(found)
+
+    def _deck_problems(self, deck: list[str]) -> list[str]:
         rs = self.ruleset
         problems = [f"unknown card '{n}'" for n in sorted(set(deck)) if n not in self.cards]
         problems += [f"'{n}' is a token and cannot be in a deck" for n in sorted(set(deck))

@@ -137,6 +137,7 @@ class Base:
     on_field: list[int]  # ids, not records: a record written after a snapshot is a new object (State.own)
     abilities: dict[int, list[tuple[Ability, Ctx]]]
     statics: list[tuple[Ability, Ctx]]
+    reading: Index  # the index while grants are read: its statics, never applied (busy), made once per base
     last: Index | None = None
     last_grants: tuple[dict, dict] | None = None
 
@@ -145,7 +146,8 @@ def _base(s: State) -> Base:
     """Return the base of the index: the working cards of the field (and set, attached, shared zones)."""
     on_field = [i for p in s.players for z in s.game.index_zones for i in p.zones.get(z, ()) if working(s, i)]
     abilities = {i: card_abilities(s, s.cards[i]) for i in on_field}
-    return Base(on_field, abilities, [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"])
+    statics = [pair for abil in abilities.values() for pair in abil if pair[0].kind == "static"]
+    return Base(on_field, abilities, statics, Index({}, statics, busy=True))
 
 
 def _build_index(s: State) -> Index:
@@ -154,7 +156,7 @@ def _build_index(s: State) -> Index:
         base = s.base_cache = _base(s)
     # While grants are computed, stat reads see the statics found so far but never apply them
     # (busy), so a grant whose filter reads a stat cannot recurse into this function.
-    s.index_cache = Index({}, base.statics, busy=True)
+    s.index_cache = base.reading
     grants = _static_grants(s, base.statics, base.on_field)
     s.index_cache = None
     if base.last is not None and base.last_grants == grants:

@@ -96,7 +96,7 @@ def copy_of(ctx: Ctx) -> dict:
 
 
 # Not state data: copied apart, shared, rebuilt on demand, or not at all.
-_NOT_COPIED = frozenset(("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted",
+_NOT_COPIED = frozenset(("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted", "spare",
                          "owned", "rng_owned"))
 
 
@@ -235,6 +235,7 @@ class State:
     version: int = field(default=0, repr=False, compare=False)
     checked: Any = field(default=None, repr=False, compare=False)
     granted: Any = field(default=None, repr=False, compare=False)  # the key of the board the grants were read on
+    spare: Any = field(default=None, repr=False, compare=False)  # a ruleset context free for reuse (runtime/ending.py)
     # An observer of abilities (tools that count them, e.g. `cardc try`): called (state, what, ctx, why) when
     # an ability goes on the stack ('fired'), starts resolving ('resolved') or is removed unresolved
     # ('fizzled'; also a played or performed card's effect given up before the stack, for want of a target
@@ -295,7 +296,8 @@ class State:
         # The derived data describes the copy as well: it keeps the index (unless one is being read, which a
         # static's reading may not leave half done), its base and the checked key, until it changes itself.
         idle = self.index_cache is not None and not (self.index_cache.busy or self.index_cache.counting)
-        data.update(index_cache=self.index_cache if idle else None, watch=None, owned=bytearray(len(self.cards)))
+        data.update(index_cache=self.index_cache if idle else None, watch=None, spare=None,
+                    owned=bytearray(len(self.cards)))
         copy = object.__new__(State)  # every field is set above: no __init__ to run
         copy.__dict__ = data
         return copy

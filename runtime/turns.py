@@ -10,7 +10,7 @@ from runtime import actors, elements, positions, resolve, simultaneous
 from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, Filter
-from runtime.ending import check_losers, past_round_limit, rules_ctx
+from runtime.ending import check_losers, done_with, past_round_limit, rules_ctx
 from runtime.state import CardState, Ctx, State, Tasks
 from runtime.triggers import emit, find_item, order_key
 from runtime.vocabulary import BATTLE_STEPS
@@ -81,8 +81,9 @@ def _step(s: State, task: list) -> None:
 
 
 def _rule(s: State, task: list) -> None:
-    rs = s.game.ruleset
-    rs.phases[task[1]].steps[task[2]][1][task[3]](rs, s, rules_ctx(s))
+    rs, ctx = s.game.ruleset, rules_ctx(s)
+    rs.phases[task[1]].steps[task[2]][1][task[3]](rs, s, ctx)
+    done_with(s, ctx)
 
 
 def _turn_end(s: State, task: list) -> None:
@@ -93,8 +94,9 @@ def _turn_end(s: State, task: list) -> None:
 
 
 def _rule_end(s: State, task: list) -> None:
-    rs = s.game.ruleset
-    rs.turn_end[task[1]](rs, s, rules_ctx(s))
+    rs, ctx = s.game.ruleset, rules_ctx(s)
+    rs.turn_end[task[1]](rs, s, ctx)
+    done_with(s, ctx)
 
 
 def _expire_task(s: State, task: list) -> None:
@@ -563,7 +565,9 @@ def check_state(s: State) -> bool:
         positions.collapse(s)
     if rs.destroyed_stay and _settled(s):  # what the checks set off comes first
         fx.leave_destroyed(s)
-    return check_losers(s, ctx)  # the checks' context: a lose rule reads only whose turn it is and the player it sets
+    over = check_losers(s, ctx)  # the checks' context: a lose rule reads only whose turn it is and the player it sets
+    done_with(s, ctx)
+    return over
 
 
 # ---------------------------------------------------------------- mulligans

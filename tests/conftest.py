@@ -30,6 +30,10 @@ settings.load_profile(os.environ.get("CARDC_PROFILE", "ci"))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from runtime import ending  # noqa: E402  (after the root is on the path)
+
+ending.VERIFY = True  # every ruleset context kept for reuse is checked to be as new, in every test's games
+
 RULESET_FILE = ROOT / "cards" / "simple_duel" / "ruleset.card"
 
 

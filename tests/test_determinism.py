@@ -75,3 +75,25 @@ def test_a_detector_that_misses_changes_is_caught(monkeypatch):
     monkeypatch.setattr(unchanged, "board_key", lambda s: (s.turn,))  # planted: blind to all but the turn
     with pytest.raises(unchanged.MissedChange):
         digests(2)
+
+
+def test_a_ruleset_context_is_reused_only_as_new():
+    """done_with keeps a context no sentence wrote to, and rules_ctx hands it out again; one written to is
+    dropped; under VERIFY (tests/conftest.py) a write its quick test misses is caught (a planted write)."""
+    import pytest
+
+    from runtime import ending
+    from runtime.load import load_game
+
+    s = load_game("simple_duel").empty_state(1)
+    ctx = ending.rules_ctx(s, player=1)
+    ending.done_with(s, ctx)
+    assert s.spare is ctx and ending.rules_ctx(s) is ctx and (ctx.player, s.spare) == (-1, None)
+    ctx.happened = True
+    ending.done_with(s, ctx)
+    assert s.spare is None and ending.rules_ctx(s) is not ctx
+    planted = ending.rules_ctx(s)
+    planted.params.append(3)  # no sentence of a ruleset writes this; the quick test does not look at it
+    assert ending.VERIFY
+    with pytest.raises(ending.KeptWritten):
+        ending.done_with(s, planted)

@@ -11,7 +11,7 @@ from runtime.agents import RandomAgent
 from runtime.state import State
 
 MUTABLE = (list, dict, set)
-DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted", "owned",
+DERIVED = ("rng", "game", "index_cache", "base_cache", "watch", "version", "checked", "granted", "spare", "owned",
            "rng_owned")
 
 
