@@ -150,11 +150,12 @@ def move(s: State, cid: int, zone: str, *, to_front: bool = False, at: int | Non
     if zone != q.ACTIVE_ZONE:
         c.controller = c.owner
         c.damage = 0
-        c.mods.clear()
-        c.granted.clear()
-        c.flags.clear()
-        c.stamps.clear()
-        c.statuses.clear()
+        if c.mods or c.granted or c.flags or c.stamps or c.statuses:  # most cards that move (draws) hold none
+            c.mods.clear()
+            c.granted.clear()
+            c.flags.clear()
+            c.stamps.clear()
+            c.statuses.clear()
     dest = s.players[c.controller].zones[zone]
     dest.insert(0, cid) if to_front else dest.append(cid)
     if zone == q.ACTIVE_ZONE:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from runtime import engine
 from runtime import query as q
 from runtime.jokers import is_joker
-from runtime.state import State
+from runtime.state import CardState, State
+from runtime.turns import PLAIN_ZONES
 from runtime.vocabulary import SIGNED
 
 Check = Callable[[State], list[str]]
@@ -59,6 +60,19 @@ def in_a_zone(s: State) -> list[str]:
 def damage(s: State) -> list[str]:
     """Return a message for each card with negative damage."""
     return [f"card #{c.id} has negative damage {c.damage}" for c in s.cards if c.damage < 0]
+
+
+def expiring_changes(s: State) -> list[str]:
+    """Return a message for each card in a deck or hand holding a change that expires (turns._changed skips them)."""
+    return [f"card #{cid} in {_place(p, zone)} holds a change that expires"
+            for p, player in enumerate(s.players) for zone in sorted(PLAIN_ZONES) for cid in player.zones.get(zone, ())
+            if _expires(s.cards[cid])]
+
+
+def _expires(c: CardState) -> bool:
+    """Return whether a card holds a temporary change with an expiry marker."""
+    return (any(m[2] is not None for m in c.mods) or any(m is not None for m in (*c.granted.values(), *c.flags.values()))
+            or any(held[2] is not None for held in c.statuses))
 
 
 def stacks(s: State) -> list[str]:
@@ -203,6 +217,7 @@ INVARIANTS: tuple[tuple[str, Check], ...] = (
     ("zone agrees", zone_agrees),
     ("in a zone", in_a_zone),
     ("damage", damage),
+    ("expiring changes", expiring_changes),
     ("stacks", stacks),
     ("resources", resources),
     ("deck cards", deck_cards),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from runtime.defs import Ability, Filter, StaticEffect, values_of
+from runtime.defs import Ability, CardDef, Filter, StaticEffect, values_of
 from runtime.state import CardState, Ctx, State
 
 ACTIVE_ZONE = "field"
@@ -248,7 +248,7 @@ def stat(s: State, cid: int, name: str) -> int:
     if name in KEPT_STATS:
         return _kept_stat(s, c, name)
     rs = s.game.ruleset
-    value = printed_stat(s, cid, name)
+    value = _printed(s.game.cards[c.name], c, name)
     if c.mods:
         value += sum(m[1] for m in c.mods if m[0] == name)
     if c.zone == ACTIVE_ZONE:
@@ -276,7 +276,10 @@ def _kept_stat(s: State, c: CardState, name: str) -> int:
 def printed_stat(s: State, cid: int, name: str) -> int:
     """Return the value of a stat printed on a card for its current level (no changes, no damage)."""
     c = s.cards[cid]
-    cdef = s.game.cards[c.name]
+    return _printed(s.game.cards[c.name], c, name)
+
+
+def _printed(cdef: type[CardDef], c: CardState, name: str) -> int:
     table = cdef.level_stats.get(name)
     return table[min(c.level, len(table)) - 1] if table else cdef.stats.get(name, 0)
 

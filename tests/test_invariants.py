@@ -123,6 +123,12 @@ def negative_damage(s: State) -> dict:
     return {"cid": cid}
 
 
+def expiring_in_hand(s: State) -> dict:
+    cid = _first(s, 0, "hand")
+    s.own(cid).mods.append(["bp", 1000, ["eot", s.turn]])  # as if an effect had changed a card in hand
+    return {"cid": cid}
+
+
 def empty_status(s: State) -> dict:
     c = s.own(next(c.id for c in s.cards if c.statuses))
     c.statuses[0][1] = 0  # the last stack went, the entry stayed
@@ -220,6 +226,7 @@ PLANTS: list[tuple[str, str, Plant, str]] = [
     ("zone agrees", "coj", controller_differs, "card #{cid} is listed in P1 field but says P2 field"),
     ("in a zone", "coj", unlisted, "cards in no zone: [{cid}]"),
     ("damage", "coj", negative_damage, "card #{cid} has negative damage -1000"),
+    ("expiring changes", "coj", expiring_in_hand, "card #{cid} in P1 hand holds a change that expires"),
     ("stacks", "duel", empty_status, "card #{cid} holds a status with no stacks: {statuses}"),
     ("resources", "coj", resource_below, "P1 has -1 cp"),
     ("resources", "coj", resource_above, "P2 has {high} gauge"),
