@@ -11,7 +11,7 @@ from runtime import effects as fx
 from runtime import query as q
 from runtime.defs import Ability, TargetSpec
 from runtime.ending import GameOver
-from runtime.state import Ctx, State, copy_of
+from runtime.state import CardState, Ctx, State, copy_of
 from runtime.triggers import announce, emit, find_item
 
 
@@ -67,7 +67,7 @@ def changes_board(s: State, ab: Ability, ctx: Ctx) -> bool:
             resolve_now(copy, ab, trial)
         except GameOver:
             return True
-        if _board(copy) != _board(s):
+        if _board_moved(copy, s):
             return True
     return False
 
@@ -77,11 +77,20 @@ def _any(s: State, ab: Ability, ctx: Ctx, spec: TargetSpec) -> int | None:
     return found[0] if found else None
 
 
-def _board(s: State) -> tuple:
-    """Return what a use of an ability can change: players' resources and zones, and every card."""
-    return ([(p.resources, p.zones) for p in s.players],
-            [(c.zone, c.controller, c.damage, c.mods, c.statuses, c.granted, c.flags, c.level, c.face_down)
-             for c in s.cards])
+def _board_moved(trial: State, s: State) -> bool:
+    """Return whether a trial on a snapshot of s changed what a use of an ability can change: players'
+    resources and zones, and the cards. A card record the trial never wrote is still the one s holds
+    (State.own copies a shared record before its first write), so only the records it copied are compared."""
+    if len(trial.cards) != len(s.cards):
+        return True
+    if [(p.resources, p.zones) for p in trial.players] != [(p.resources, p.zones) for p in s.players]:
+        return True
+    return any(a is not b and _card_facts(a) != _card_facts(b) for a, b in zip(trial.cards, s.cards, strict=True))
+
+
+def _card_facts(c: CardState) -> tuple:
+    """Return what a use of an ability can change of a card."""
+    return c.zone, c.controller, c.damage, c.mods, c.statuses, c.granted, c.flags, c.level, c.face_down
 
 
 def usable(s: State, ctx: Ctx) -> bool:
