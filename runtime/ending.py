@@ -25,8 +25,8 @@ def rules_ctx(s: State, player: int = -1) -> Ctx:
     return ctx
 
 
-# Tests set this: every context done_with keeps is then compared field by field with a new one
-# (tests/test_determinism.py), so a write the quick test below misses fails there.
+# The tests set this (tests/conftest.py): every context done_with keeps is then compared field by field with a
+# new one, so a write its quick test misses fails a test (a planted one: tests/test_determinism.py).
 VERIFY = False
 
 

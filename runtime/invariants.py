@@ -12,8 +12,8 @@ from collections.abc import Callable
 from runtime import engine
 from runtime import query as q
 from runtime.jokers import is_joker
-from runtime.state import CardState, State
-from runtime.turns import PLAIN_ZONES
+from runtime.state import State
+from runtime.turns import PLAIN_ZONES, has_due
 from runtime.vocabulary import SIGNED
 
 Check = Callable[[State], list[str]]
@@ -66,13 +66,7 @@ def expiring_changes(s: State) -> list[str]:
     """Return a message for each card in a deck or hand holding a change that expires (turns._changed skips them)."""
     return [f"card #{cid} in {_place(p, zone)} holds a change that expires"
             for p, player in enumerate(s.players) for zone in sorted(PLAIN_ZONES) for cid in player.zones.get(zone, ())
-            if _expires(s.cards[cid])]
-
-
-def _expires(c: CardState) -> bool:
-    """Return whether a card holds a temporary change with an expiry marker."""
-    return (any(m[2] is not None for m in c.mods) or any(m is not None for m in (*c.granted.values(), *c.flags.values()))
-            or any(held[2] is not None for held in c.statuses))
+            if has_due(s.cards[cid], lambda marker: True)]  # any marker at all: due some day
 
 
 def stacks(s: State) -> list[str]:

@@ -141,7 +141,7 @@ def _count_turn(s: State, cid: int) -> None:
 def _expire(s: State, due, changed: list[int] | None = None) -> None:
     """Remove temporary changes whose expiry marker is due (of the cards `changed` lists: all that have any)."""
     for cid in _changed(s) if changed is None else changed:
-        if _has_due(s.cards[cid], due):
+        if has_due(s.cards[cid], due):
             c = s.own(cid)  # only a card with something due is written (and so copied if shared)
             c.mods[:] = [m for m in c.mods if m[2] is None or not due(m[2])]
             for table in (c.granted, c.flags):
@@ -151,7 +151,7 @@ def _expire(s: State, due, changed: list[int] | None = None) -> None:
             s.touch()
 
 
-def _has_due(c: CardState, due) -> bool:
+def has_due(c: CardState, due) -> bool:
     """Return whether any temporary change of a card has a due expiry marker."""
     return (any(m[2] is not None and due(m[2]) for m in c.mods)
             or any(m is not None and due(m) for table in (c.granted, c.flags) for m in table.values())
