@@ -118,9 +118,8 @@ def _changed(s: State) -> list[int]:
     """Return the ids of the cards with some temporary change (a mod, grant, flag or status), in order, but for
     the decks and hands, most cards: a change that expires is only put on a card on the field and goes when the
     card leaves it (invariant 'expiring changes'), and a lasting one there (a scenario's) has nothing due."""
-    cards = s.cards
     found = [cid for p in s.players for zone, ids in p.zones.items() if zone not in PLAIN_ZONES for cid in ids
-             if cards[cid].mods or cards[cid].granted or cards[cid].flags or cards[cid].statuses]
+             if (c := s.cards[cid]).mods or c.granted or c.flags or c.statuses]
     return sorted(found)
 
 

@@ -221,6 +221,7 @@ def test_a_replay_of_another_projects_ruleset_becomes_a_scenario_outside_it(proj
                          capture_output=True, text=True)
     assert ran.stdout.splitlines()[-1] == "1 passed, 0 failed", ran.stdout + ran.stderr
 
+
 def test_fuzz_and_replay_usage_errors(tmp_path, capsys):
     assert main(["--root", str(ROOT), "fuzz", str(tmp_path / "missing.card")]) == 2
     assert main(["--root", str(ROOT), "fuzz", str(ROOT / "README.md")]) == 2
